@@ -1,0 +1,55 @@
+package fsil.api;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A classification method plugged into fsil: a stable id, what it can do, its parameters, and a factory.
+ *
+ * <p>Life cycle, as in scikit-learn's estimator contract but split in two levels:
+ * <ol>
+ *   <li>{@link #learner(Params, Background)} builds an immutable {@link Learner} once per configuration and
+ *   dataset. This is where a method uses the base (background) classes, e.g. to meta-train a feature map or
+ *   to estimate a within-class scatter. Methods that need nothing return a lambda.</li>
+ *   <li>{@link Learner#newSession(SessionContext)} creates a fresh stateful {@link Session} for one task unit
+ *   (one episode, one incremental run).</li>
+ * </ol>
+ * Register an implementation in {@code META-INF/services/fsil.api.Method}, or programmatically with
+ * {@link fsil.api.plugin.MethodRegistry#register}.
+ */
+public interface Method {
+
+    /** Stable lower-case id used on the command line and in results, e.g. {@code ppca}. */
+    String id();
+
+    /** One line saying what the method is. */
+    String description();
+
+    /** The paper the method comes from (short citation), or "" for a plain baseline. */
+    default String reference() {
+        return "";
+    }
+
+    /** The task kinds this method supports. */
+    Set<Capability> capabilities();
+
+    /** Declared parameters with defaults and documentation. */
+    List<Param<?>> parameters();
+
+    /**
+     * Builds the learner for a parameter setting. Must be a pure function of (params, background): the same
+     * inputs give a learner that produces the same numbers.
+     */
+    Learner learner(Params params, Background background);
+
+    /** All defaults. */
+    default Params defaults() {
+        return Params.defaults(id(), parameters());
+    }
+
+    /** Defaults overridden by textual values; unknown names or bad values throw {@link InvalidParameterException}. */
+    default Params params(Map<String, String> values) {
+        return Params.resolve(id(), parameters(), values);
+    }
+}
