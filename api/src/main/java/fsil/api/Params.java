@@ -106,7 +106,8 @@ public final class Params {
                 return p;
             }
         }
-        throw new InvalidParameterException("method '" + methodId + "' has no parameter '" + name + "'. "
+        String owner = methodId.startsWith("protocol ") ? methodId : "method '" + methodId + "'";
+        throw new InvalidParameterException(owner + " has no parameter '" + name + "'. "
                 + (declared.isEmpty() ? "It takes no parameters."
                 : "Valid parameters: " + describe(declared)));
     }

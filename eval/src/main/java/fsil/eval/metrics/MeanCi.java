@@ -1,0 +1,42 @@
+package fsil.eval.metrics;
+
+import org.apache.commons.statistics.distribution.TDistribution;
+
+/**
+ * Mean of per-unit values with both 95% intervals used in the literature: the normal one 1.96 * std / sqrt(n)
+ * with the population std (ddof 0, the CloserLook/DKT convention) and the Student-t one t_{0.975, n-1} * SEM
+ * with SEM from the sample std (ddof 1, the LibFewShot convention).
+ *
+ * @param mean  mean
+ * @param std   population standard deviation (ddof 0)
+ * @param ci95  1.96 * std / sqrt(n)
+ * @param ci95t t_{0.975, n-1} * std_(ddof 1) / sqrt(n) (NaN for n &lt; 2)
+ * @param n     number of values
+ */
+public record MeanCi(double mean, double std, double ci95, double ci95t, int n) {
+
+    public static MeanCi of(double[] values) {
+        int n = values.length;
+        if (n == 0) {
+            return new MeanCi(Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0);
+        }
+        // Two-pass for accuracy.
+        double mean = 0;
+        for (double v : values) {
+            mean += v;
+        }
+        mean /= n;
+        double ss = 0;
+        for (double v : values) {
+            ss += (v - mean) * (v - mean);
+        }
+        double std = Math.sqrt(ss / n);
+        double ci = 1.96 * std / Math.sqrt(n);
+        double cit = Double.NaN;
+        if (n >= 2) {
+            double sem = Math.sqrt(ss / (n - 1)) / Math.sqrt(n);
+            cit = TDistribution.of(n - 1).inverseCumulativeProbability(0.975) * sem;
+        }
+        return new MeanCi(mean, std, ci, cit, n);
+    }
+}

@@ -1,0 +1,250 @@
+package fsil.eval.protocol;
+
+import fsil.api.Background;
+import fsil.api.Capability;
+import fsil.api.Episode;
+import fsil.api.FsilException;
+import fsil.api.LabeledData;
+import fsil.api.Learner;
+import fsil.api.Method;
+import fsil.api.Param;
+import fsil.api.Params;
+import fsil.api.Prediction;
+import fsil.api.Session;
+import fsil.api.SessionContext;
+import fsil.api.TaskKind;
+import fsil.core.random.RandomStreams;
+import fsil.eval.data.FeatureSet;
+import org.apache.commons.rng.UniformRandomProvider;
+import org.apache.commons.rng.sampling.distribution.DirichletSampler;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Executor;
+
+/**
+ * K-way L-shot few-shot episodes with Q queries in total from one class split (DESIGN.md §4).
+ *
+ * <p>Episode i of a setting is a pure function of (data, options, order seed, i): classes = the first K of a
+ * random permutation of the split's classes; query counts = Q/K each (balanced) or Dirichlet(alpha 1_K)
+ * proportions turned into integers exactly as in specs/bavardage.md §6.1, redrawn (as the BAVARDAGE sampler
+ * does) while a class lacks the samples for its L shots plus its queries; per class, a random subset gives the
+ * L support and the count query samples, disjoint. Samples are drawn from the train and test parts of a class
+ * together (the split's classes are unseen by the backbone either way). Queries are shuffled. Methods with the
+ * inductive capability get {@code jointQueries = false} (their predictions are per query by contract);
+ * transductive-only methods get the whole query set jointly.
+ */
+public final class FewShotProtocol implements Protocol {
+    public static final Param<Integer> WAYS = Param.integer("ways", 5, 2, 10_000, "classes per episode (K)");
+    public static final Param<Integer> SHOTS = Param.integer("shots", 1, 1, 10_000, "support samples per class (L)");
+    public static final Param<Integer> QUERIES = Param.integer("queries", 75, 1, 1_000_000,
+            "query samples per episode in total (Q; 15 per class for 5-way is the usual 75)");
+    public static final Param<String> ALLOCATION = Param.choice("query-allocation", "balanced",
+            "balanced: Q/K queries per class; dirichlet: counts from Dirichlet(alpha) proportions (Veilleux et al.)",
+            "balanced", "dirichlet");
+    public static final Param<Double> ALPHA = Param.real("alpha", 2.0, 1e-6, 1e6,
+            "Dirichlet concentration for query-allocation=dirichlet");
+    public static final Param<Integer> EPISODES = Param.integer("episodes", 600, 1, 100_000_000,
+            "number of episodes (the transductive literature uses 10,000; meta-learning 600 x 5 seeds)");
+    public static final Param<String> SPLIT = ClassPools.option("novel", "episodes are drawn from");
+
+    /** Redraws of Dirichlet counts before giving up (BAVARDAGE redraws until feasible). */
+    static final int MAX_DIRICHLET_DRAWS = 10_000;
+
+    @Override
+    public String name() {
+        return "fewshot";
+    }
+
+    @Override
+    public String description() {
+        return "K-way L-shot episodes with Q queries (balanced or Dirichlet), inductive or transductive";
+    }
+
+    @Override
+    public List<Param<?>> options() {
+        return List.of(WAYS, SHOTS, QUERIES, ALLOCATION, ALPHA, EPISODES, SPLIT);
+    }
+
+    @Override
+    public String incompatibility(Method method) {
+        if (method.capabilities().contains(Capability.INDUCTIVE_FEWSHOT)
+                || method.capabilities().contains(Capability.TRANSDUCTIVE_FEWSHOT)) {
+            return null;
+        }
+        return "it does not support few-shot episodes (capabilities " + method.capabilities() + ")";
+    }
+
+    @Override
+    public String settingLabel(Params o) {
+        return o.get(WAYS) + "-way " + o.get(SHOTS) + "-shot Q" + o.get(QUERIES) + " " + o.get(ALLOCATION)
+                + (o.get(ALLOCATION).equals("dirichlet") ? "(" + o.get(ALPHA) + ")" : "");
+    }
+
+    @Override
+    public ProtocolPlan plan(FeatureSet data, Params o, long orderSeed) {
+        int ways = o.get(WAYS);
+        int shots = o.get(SHOTS);
+        int queries = o.get(QUERIES);
+        boolean dirichlet = o.get(ALLOCATION).equals("dirichlet");
+        int[] pool = ClassPools.classes(data, o.get(SPLIT));
+        if (pool.length < ways) {
+            throw new FsilException(o.get(SPLIT) + " split of " + data.dataset() + " has " + pool.length
+                    + " classes, fewer than ways=" + ways + ". Use --ways " + pool.length + " or fewer.");
+        }
+        if (!dirichlet && queries % ways != 0) {
+            throw new FsilException("balanced allocation needs queries divisible by ways: queries=" + queries
+                    + ", ways=" + ways + ". Use --queries " + (queries / ways) * ways + " or --query-allocation dirichlet.");
+        }
+        PooledRows rows = new PooledRows(data.train(), data.test());
+        int need = shots + (queries + ways - 1) / ways;
+        int tooSmall = 0;
+        int smallest = Integer.MAX_VALUE;
+        int smallestClass = -1;
+        for (int c : pool) {
+            int n = rows.count(c);
+            if (n < need) {
+                tooSmall++;
+            }
+            if (n < smallest) {
+                smallest = n;
+                smallestClass = c;
+            }
+        }
+        if (tooSmall > 0) {
+            throw new FsilException(tooSmall + " of the " + pool.length + " " + o.get(SPLIT) + " classes of "
+                    + data.dataset() + " have fewer than shots + queries/ways = " + need + " samples (smallest: class "
+                    + data.classes().name(smallestClass) + " with " + smallest + "). Lower --shots or --queries; classes "
+                    + "are never silently shrunk.");
+        }
+        long settingSeed = RandomStreams.derive(orderSeed, "fewshot:" + settingLabel(o));
+        return new Plan(data, o, pool, rows, settingSeed, dirichlet);
+    }
+
+    private static final class Plan implements ProtocolPlan {
+        private final FeatureSet data;
+        private final int ways;
+        private final int shots;
+        private final int queries;
+        private final double alpha;
+        private final int episodes;
+        private final int[] pool;
+        private final PooledRows rows;
+        private final long seed;
+        private final boolean dirichlet;
+
+        Plan(FeatureSet data, Params o, int[] pool, PooledRows rows, long seed, boolean dirichlet) {
+            this.data = data;
+            this.ways = o.get(WAYS);
+            this.shots = o.get(SHOTS);
+            this.queries = o.get(QUERIES);
+            this.alpha = o.get(ALPHA);
+            this.episodes = o.get(EPISODES);
+            this.pool = pool;
+            this.rows = rows;
+            this.seed = seed;
+            this.dirichlet = dirichlet;
+        }
+
+        @Override
+        public int units() {
+            return episodes;
+        }
+
+        @Override
+        public Background background(long trainSeed, Optional<Path> cacheDir) {
+            return ClassPools.background(data, pool, trainSeed, cacheDir);
+        }
+
+        /** The labelled episode of unit {@code index}: support, queries and the hidden query labels. */
+        LabeledEpisode sample(int index) {
+            UniformRandomProvider rng = RandomStreams.child(seed, index);
+            int[] order = RandomStreams.permutation(pool.length, rng);
+            int[] classes = new int[ways];
+            for (int k = 0; k < ways; k++) {
+                classes[k] = pool[order[k]];
+            }
+            Arrays.sort(classes);
+            int[] counts = queryCounts(classes, rng);
+            int[] support = new int[ways * shots];
+            int[] query = new int[queries];
+            int qAt = 0;
+            for (int k = 0; k < ways; k++) {
+                int[] codes = rows.codes(classes[k]);
+                int take = shots + counts[k];
+                // Partial Fisher-Yates: the first 'take' entries become a uniform random subset, in random order.
+                for (int i = 0; i < take; i++) {
+                    int j = i + rng.nextInt(codes.length - i);
+                    int t = codes[i];
+                    codes[i] = codes[j];
+                    codes[j] = t;
+                }
+                System.arraycopy(codes, 0, support, k * shots, shots);
+                System.arraycopy(codes, shots, query, qAt, counts[k]);
+                qAt += counts[k];
+            }
+            RandomStreams.shuffle(query, rng);
+            LabeledData s = rows.gather(support);
+            LabeledData q = rows.gather(query);
+            return new LabeledEpisode(s, q);
+        }
+
+        private int[] queryCounts(int[] classes, UniformRandomProvider rng) {
+            int[] counts = new int[ways];
+            if (!dirichlet) {
+                Arrays.fill(counts, queries / ways);
+                return counts;
+            }
+            DirichletSampler sampler = DirichletSampler.symmetric(rng, ways, alpha);
+            for (int attempt = 0; attempt < MAX_DIRICHLET_DRAWS; attempt++) {
+                counts = QueryAllocation.counts(sampler.sample(), queries);
+                boolean feasible = true;
+                for (int k = 0; k < ways; k++) {
+                    if (shots + counts[k] > rows.count(classes[k])) {
+                        feasible = false;
+                        break;
+                    }
+                }
+                if (feasible) {
+                    return counts;
+                }
+            }
+            throw new FsilException("could not draw Dirichlet query counts that the classes' sizes allow in "
+                    + MAX_DIRICHLET_DRAWS + " attempts (queries=" + queries + ", shots=" + shots
+                    + "). Use fewer --queries or a dataset with more samples per class.");
+        }
+
+        @Override
+        public UnitResult run(int index, Method method, Learner learner, long trainSeed, Executor executor) {
+            LabeledEpisode e = sample(index);
+            boolean joint = !method.capabilities().contains(Capability.INDUCTIVE_FEWSHOT);
+            Episode episode = new Episode(e.support(), e.queries().features(), ways, shots, joint);
+            Session session = learner.newSession(new SessionContext(TaskKind.FEWSHOT_EPISODE, data.dimension(), joint,
+                    trainSeed, executor));
+            long t0 = System.nanoTime();
+            session.learn(episode.support());
+            long t1 = System.nanoTime();
+            Prediction p = session.predict(episode.queries());
+            long t2 = System.nanoTime();
+            int[] truth = e.queries().labels();
+            double acc = Evaluation.accuracy(p, truth);
+            Map<String, Double> extra = new LinkedHashMap<>(session.diagnostics());
+            return new UnitResult(acc, truth.length, new double[0], new double[0][], new int[0], new double[0],
+                    Evaluation.calibration(p, truth), (t1 - t0) * 1e-9, (t2 - t1) * 1e-9, session.memoryBytes(), extra);
+        }
+    }
+
+    /** Support and labelled queries of one episode. */
+    record LabeledEpisode(LabeledData support, LabeledData queries) {
+    }
+
+    /** For tests and notebooks: the labelled episode {@code index} of a plan made by this protocol. */
+    public static LabeledData[] sampleEpisode(ProtocolPlan plan, int index) {
+        LabeledEpisode e = ((Plan) plan).sample(index);
+        return new LabeledData[]{e.support(), e.queries()};
+    }
+}

@@ -1,0 +1,42 @@
+package fsil.eval.protocol;
+
+import fsil.api.Method;
+import fsil.api.Param;
+import fsil.api.Params;
+import fsil.eval.data.FeatureSet;
+
+import java.util.List;
+
+/**
+ * An evaluation protocol: an exactly defined way of turning a {@link FeatureSet} into independent units (an
+ * episode, an incremental run with one seed) that any capable method can be run on. Options are typed
+ * {@link Param}s; a run may give several values for an option, which makes several settings.
+ */
+public interface Protocol {
+
+    /** Command-line name, e.g. {@code fewshot}. */
+    String name();
+
+    /** One line. */
+    String description();
+
+    /** Options with defaults and documentation. */
+    List<Param<?>> options();
+
+    /** Null if the method can take part, otherwise why not (e.g. the capabilities it lacks). */
+    String incompatibility(Method method);
+
+    /** A short label of a setting for tables and plots, e.g. {@code 5-way 1-shot Q75 balanced}. */
+    String settingLabel(Params options);
+
+    /**
+     * Validates the data against the options and prepares the units. Must fail with a clear
+     * {@link fsil.api.FsilException} (what is wrong, how to fix it) before any unit runs.
+     */
+    ProtocolPlan plan(FeatureSet data, Params options, long orderSeed);
+
+    /** Options parsed for this protocol: unknown names and bad values are rejected listing valid ones. */
+    default Params options(java.util.Map<String, String> values) {
+        return Params.resolve("protocol " + name(), options(), values);
+    }
+}

@@ -1,0 +1,18 @@
+package fsil.eval.run;
+
+import fsil.eval.data.FeatureSet;
+
+import java.nio.file.Path;
+
+/** Where a run gets its features: the built-in datasets, or anything a test or notebook supplies. */
+@FunctionalInterface
+public interface FeatureSource {
+
+    /**
+     * @param dataset  dataset name (e.g. {@code digits})
+     * @param backbone backbone spec (e.g. {@code identity})
+     * @param seed     backbone seed
+     * @param cacheDir cache directory for generated data and features
+     */
+    FeatureSet load(String dataset, String backbone, long seed, Path cacheDir);
+}

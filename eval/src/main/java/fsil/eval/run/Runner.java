@@ -1,0 +1,422 @@
+package fsil.eval.run;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import fsil.api.Background;
+import fsil.api.FsilException;
+import fsil.api.Learner;
+import fsil.api.Method;
+import fsil.api.Params;
+import fsil.api.SessionContext;
+import fsil.api.plugin.MethodRegistry;
+import fsil.core.random.RandomStreams;
+import fsil.eval.data.FeatureSet;
+import fsil.eval.protocol.Protocol;
+import fsil.eval.protocol.ProtocolPlan;
+import fsil.eval.protocol.Protocols;
+import fsil.eval.protocol.UnitResult;
+import fsil.eval.report.Report;
+import jakarta.inject.Inject;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Runs methods x datasets x protocol settings as independent units on a local executor and records one row per
+ * unit in a run directory; resumes a killed run from its completed units.
+ *
+ * <p>Everything that can be checked is checked before any unit runs: unknown methods, parameters and options,
+ * protocols a method cannot take part in, data the protocol cannot use. Each unit's randomness comes from
+ * seeds derived from (order seed | train seed, dataset, setting, unit index), so the numbers do not depend on
+ * the thread count or on which units ran before a crash.
+ */
+public final class Runner {
+    public static final String SPEC = "spec.json";
+    public static final String CONFIG = "config.json";
+    public static final String ENVIRONMENT = "environment.json";
+    public static final String UNITS = "units.csv";
+
+    private final MethodRegistry methods;
+    private final FeatureSource features;
+    private final Path cacheDir;
+    private Progress progress = Progress.SILENT;
+    private long flushMillis = 500;
+
+    @Inject
+    public Runner(MethodRegistry methods, FeatureSource features, @CacheDir Path cacheDir) {
+        this.methods = methods;
+        this.features = features;
+        this.cacheDir = cacheDir;
+    }
+
+    public Runner withProgress(Progress p) {
+        this.progress = p;
+        return this;
+    }
+
+    /** How often buffered rows reach units.csv at the latest. */
+    public Runner withFlushMillis(long ms) {
+        this.flushMillis = ms;
+        return this;
+    }
+
+    /** A method variant with validated parameters. */
+    public record Variant(String label, Method method, Params params) {
+    }
+
+    /** A protocol setting: its options and label. */
+    public record Setting(String label, Params options) {
+    }
+
+    /** Everything resolved and validated, before any unit runs. */
+    public record Resolved(RunSpec spec, List<Variant> variants, Protocol protocol, List<Setting> settings,
+                           Map<String, FeatureSet> data, Map<String, ProtocolPlan> plans) {
+
+        ProtocolPlan plan(String dataset, Setting s) {
+            return plans.get(dataset + "|" + s.label());
+        }
+
+        /** Total number of units. */
+        public long units() {
+            long n = 0;
+            for (ProtocolPlan p : plans.values()) {
+                n += (long) p.units() * variants.size();
+            }
+            return n;
+        }
+    }
+
+    /** Validates a spec without loading data: methods, parameters, protocol, options, capabilities. */
+    public List<Variant> variants(RunSpec spec, Protocol protocol) {
+        List<Variant> out = new ArrayList<>();
+        Set<String> labels = new HashSet<>();
+        for (VariantSpec v : spec.methods()) {
+            Method m = methods.get(v.method());
+            Params p = m.params(v.params());
+            String why = protocol.incompatibility(m);
+            if (why != null) {
+                throw new FsilException("method '" + m.id() + "' cannot run protocol " + protocol.name() + ": " + why
+                        + ". Run 'fsil methods' to see which methods support it.");
+            }
+            if (!labels.add(v.label())) {
+                throw new FsilException("two method variants have the label '" + v.label()
+                        + "'; give one an explicit label, e.g. mylabel:" + v.method() + "[...]");
+            }
+            out.add(new Variant(v.label(), m, p));
+        }
+        return out;
+    }
+
+    /** Expands options with several values into settings (cartesian product, in option order). */
+    public static List<Setting> settings(Protocol protocol, Map<String, List<String>> options) {
+        List<Map<String, String>> combos = new ArrayList<>();
+        combos.add(new LinkedHashMap<>());
+        for (Map.Entry<String, List<String>> e : options.entrySet()) {
+            if (e.getValue().isEmpty()) {
+                throw new FsilException("option '" + e.getKey() + "' has no value");
+            }
+            List<Map<String, String>> next = new ArrayList<>();
+            for (Map<String, String> c : combos) {
+                for (String v : e.getValue()) {
+                    Map<String, String> m = new LinkedHashMap<>(c);
+                    m.put(e.getKey(), v);
+                    next.add(m);
+                }
+            }
+            combos = next;
+        }
+        List<Setting> out = new ArrayList<>();
+        Set<String> labels = new HashSet<>();
+        for (Map<String, String> c : combos) {
+            Params p = protocol.options(c);
+            String label = protocol.settingLabel(p);
+            if (!labels.add(label)) {
+                label = label + " " + p.changedFromDefaults();
+            }
+            out.add(new Setting(label, p));
+        }
+        return out;
+    }
+
+    /** Resolves and validates everything, loading the data and planning each (dataset, setting). */
+    public Resolved resolve(RunSpec spec) {
+        Protocol protocol = Protocols.get(spec.protocol());
+        List<Variant> variants = variants(spec, protocol);
+        List<Setting> settings = settings(protocol, spec.options());
+        if (spec.datasets().isEmpty()) {
+            throw new FsilException("no dataset given: use e.g. --datasets digits");
+        }
+        Map<String, FeatureSet> data = new LinkedHashMap<>();
+        Map<String, ProtocolPlan> plans = new LinkedHashMap<>();
+        for (String ds : spec.datasets()) {
+            progress.message("loading " + ds + " through backbone " + spec.backbone());
+            FeatureSet fs = features.load(ds, spec.backbone(), spec.backboneSeed(), cacheDir);
+            data.put(ds, fs);
+            for (Setting s : settings) {
+                plans.put(ds + "|" + s.label(), protocol.plan(fs, s.options(), spec.orderSeed()));
+            }
+        }
+        return new Resolved(spec, variants, protocol, settings, data, plans);
+    }
+
+    /** Result of a run. */
+    public record Outcome(Path dir, List<UnitRecord> records, int failed, int ranNow) {
+    }
+
+    /** Runs a spec into a new directory (which must not exist or be empty). */
+    public Outcome run(RunSpec spec, Path dir) {
+        if (Files.exists(dir.resolve(UNITS))) {
+            throw new FsilException("run directory " + dir + " already holds a run; resume it with "
+                    + "'fsil run --resume " + dir + "' or choose another --out");
+        }
+        Resolved r = resolve(spec);
+        try {
+            Files.createDirectories(dir);
+            ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+            writeAtomically(dir.resolve(SPEC), json.writeValueAsString(spec));
+            writeAtomically(dir.resolve(CONFIG), json.writeValueAsString(resolvedConfig(r)));
+            writeAtomically(dir.resolve(ENVIRONMENT), json.writeValueAsString(Environment.describe()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return execute(r, dir);
+    }
+
+    /** Resumes the run in {@code dir}: skips the completed units, runs the rest, rewrites the summaries. */
+    public Outcome resume(Path dir, int threads) {
+        Path specFile = dir.resolve(SPEC);
+        if (!Files.exists(specFile)) {
+            throw new FsilException(dir + " is not a run directory (no " + SPEC + ")");
+        }
+        RunSpec spec;
+        try {
+            spec = new ObjectMapper().readValue(specFile.toFile(), RunSpec.class);
+        } catch (IOException e) {
+            throw new FsilException("cannot read " + specFile + ": " + e.getMessage(), e);
+        }
+        if (threads > 0) {
+            spec = spec.withThreads(threads);
+        }
+        return execute(resolve(spec), dir);
+    }
+
+    static Map<String, Object> resolvedConfig(Resolved r) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("protocol", r.protocol().name());
+        List<Map<String, Object>> settings = new ArrayList<>();
+        for (Setting s : r.settings()) {
+            Map<String, Object> sm = new LinkedHashMap<>();
+            sm.put("label", s.label());
+            sm.put("options", s.options().asText());
+            settings.add(sm);
+        }
+        m.put("settings", settings);
+        List<Map<String, Object>> vs = new ArrayList<>();
+        for (Variant v : r.variants()) {
+            Map<String, Object> vm = new LinkedHashMap<>();
+            vm.put("label", v.label());
+            vm.put("method", v.method().id());
+            vm.put("params", v.params().asText());
+            vs.add(vm);
+        }
+        m.put("methods", vs);
+        Map<String, Object> ds = new LinkedHashMap<>();
+        r.data().forEach((k, f) -> ds.put(k, Map.of("key", f.key(), "backbone", f.backbone(),
+                "classes", f.classes().size(), "dimension", f.dimension(), "train", f.train().size(),
+                "test", f.test().size())));
+        m.put("datasets", ds);
+        m.put("order_seed", r.spec().orderSeed());
+        m.put("train_seed", r.spec().trainSeed());
+        m.put("backbone_seed", r.spec().backboneSeed());
+        m.put("threads", r.spec().threads());
+        return m;
+    }
+
+    private record Job(Variant variant, String dataset, Setting setting, ProtocolPlan plan, int unit) {
+    }
+
+    private Outcome execute(Resolved r, Path dir) {
+        Path unitsFile = dir.resolve(UNITS);
+        UnitsCsv.Contents existing;
+        try {
+            existing = UnitsCsv.read(unitsFile);
+            if (existing.droppedLines() > 0) {
+                progress.message("dropping " + existing.droppedLines() + " incomplete row(s) of " + unitsFile);
+                UnitsCsv.truncate(unitsFile, existing.validBytes());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Set<String> done = new HashSet<>();
+        for (UnitRecord u : existing.rows()) {
+            done.add(u.key());
+        }
+        List<Job> jobs = new ArrayList<>();
+        for (String ds : r.spec().datasets()) {
+            for (Setting s : r.settings()) {
+                ProtocolPlan plan = r.plan(ds, s);
+                for (int i = 0; i < plan.units(); i++) {
+                    for (Variant v : r.variants()) {
+                        if (!done.contains(UnitRecord.key(v.label(), ds, s.label(), i))) {
+                            jobs.add(new Job(v, ds, s, plan, i));
+                        }
+                    }
+                }
+            }
+        }
+        int threads = r.spec().threads();
+        ExecutorService pool = Executors.newFixedThreadPool(threads, daemon("fsil-unit"));
+        // With fewer units than threads, the spare threads go to the sessions (e.g. one large incremental run).
+        ExecutorService sessionPool = jobs.size() < threads && threads > 1
+                ? Executors.newFixedThreadPool(threads, daemon("fsil-session")) : null;
+        Executor sessionExecutor = sessionPool == null ? SessionContext.DIRECT : sessionPool;
+        Map<String, Future<Learner>> learners = new ConcurrentHashMap<>();
+        Map<String, Background> backgrounds = new ConcurrentHashMap<>();
+        AtomicReference<Throwable> fatal = new AtomicReference<>();
+        int ranNow = jobs.size();
+        try (UnitsCsv out = UnitsCsv.append(unitsFile, flushMillis)) {
+            progress.start(r.protocol().name(), jobs.size());
+            List<Future<?>> futures = new ArrayList<>();
+            for (Job job : jobs) {
+                futures.add(pool.submit(() -> {
+                    UnitRecord rec = runJob(r, job, learners, backgrounds, sessionExecutor);
+                    try {
+                        out.write(rec);
+                    } catch (IOException e) {
+                        fatal.compareAndSet(null, e);
+                    }
+                    progress.step();
+                }));
+            }
+            for (Future<?> f : futures) {
+                try {
+                    f.get();
+                } catch (ExecutionException e) {
+                    fatal.compareAndSet(null, e.getCause());
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new FsilException("run interrupted; resume it with 'fsil run --resume " + dir + "'");
+        } finally {
+            pool.shutdownNow();
+            if (sessionPool != null) {
+                sessionPool.shutdownNow();
+            }
+            progress.close();
+        }
+        if (fatal.get() != null) {
+            Throwable t = fatal.get();
+            if (t instanceof Error err) {
+                throw err;
+            }
+            throw new FsilException("the run stopped: " + t + ". Completed units are kept; resume with "
+                    + "'fsil run --resume " + dir + "'", t);
+        }
+        List<UnitRecord> all;
+        try {
+            all = UnitsCsv.read(unitsFile).rows();
+            Report.write(dir, all);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        int failed = (int) all.stream().filter(u -> !u.ok()).count();
+        return new Outcome(dir, all, failed, ranNow);
+    }
+
+    private UnitRecord runJob(Resolved r, Job job, Map<String, Future<Learner>> learners,
+                              Map<String, Background> backgrounds, Executor sessionExecutor) {
+        String settingKey = job.dataset() + "|" + job.setting().label();
+        long unitTrainSeed = RandomStreams.derive(RandomStreams.derive(r.spec().trainSeed(), settingKey), job.unit());
+        String status = UnitRecord.OK;
+        String error = "";
+        UnitResult res = null;
+        try {
+            Background bg = backgrounds.computeIfAbsent(settingKey,
+                    k -> job.plan().background(RandomStreams.derive(r.spec().trainSeed(), "background"),
+                            Optional.of(cacheDir)));
+            String learnerKey = job.variant().label() + "|" + job.dataset() + "|" + bg.dataKey();
+            FutureTask<Learner> task = new FutureTask<>(() -> {
+                progress.message("preparing " + job.variant().label() + " on " + job.dataset());
+                return job.variant().method().learner(job.variant().params(), bg);
+            });
+            Future<Learner> existing = learners.putIfAbsent(learnerKey, task);
+            Future<Learner> f = existing == null ? task : existing;
+            if (existing == null) {
+                task.run();
+            }
+            Learner learner;
+            try {
+                learner = f.get();
+            } catch (ExecutionException e) {
+                throw new FsilException("preparing " + job.variant().label() + " failed: " + describe(e.getCause()),
+                        e.getCause());
+            }
+            res = job.plan().run(job.unit(), job.variant().method(), learner, unitTrainSeed, sessionExecutor);
+        } catch (VirtualMachineError e) {
+            throw e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            status = UnitRecord.FAILED;
+            error = "interrupted";
+        } catch (Throwable t) {
+            status = UnitRecord.FAILED;
+            error = describe(t);
+        }
+        long orderSeed = r.spec().orderSeed();
+        if (res == null) {
+            return new UnitRecord(job.variant().label(), job.variant().method().id(), job.dataset(), r.protocol().name(),
+                    job.setting().label(), job.unit(), orderSeed, unitTrainSeed, status, error, Double.NaN, 0, 0, 0, 0,
+                    new double[0], new double[0][], new int[0], new double[0], "", Map.of());
+        }
+        return new UnitRecord(job.variant().label(), job.variant().method().id(), job.dataset(), r.protocol().name(),
+                job.setting().label(), job.unit(), orderSeed, unitTrainSeed, status, error, res.accuracy(),
+                res.evaluated(), res.fitSeconds(), res.predictSeconds(), res.memoryBytes(), res.accSeen(),
+                res.aMatrix(), res.classesSeen(), res.relativeAcc(),
+                res.calibration() == null ? "" : res.calibration().encode(), res.extra());
+    }
+
+    static String describe(Throwable t) {
+        if (t instanceof FsilException) {
+            return t.getMessage();
+        }
+        StackTraceElement[] st = t.getStackTrace();
+        return t.getClass().getSimpleName() + ": " + t.getMessage() + (st.length > 0 ? " (at " + st[0] + ")" : "");
+    }
+
+    private static java.util.concurrent.ThreadFactory daemon(String name) {
+        java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    /** Writes a file through a temporary sibling and an atomic move: readers never see half a file. */
+    public static void writeAtomically(Path file, String content) throws IOException {
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        Files.writeString(tmp, content);
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+}

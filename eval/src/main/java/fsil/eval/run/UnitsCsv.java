@@ -1,0 +1,301 @@
+package fsil.eval.run;
+
+import fsil.api.FsilException;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.zip.CRC32;
+
+/**
+ * {@code units.csv}: one row per completed unit. Each row ends with the CRC-32 of the rest of the row, so a row
+ * torn by a crash (kill -9 in the middle of a write) is recognised and dropped on resume; rows are buffered and
+ * written in whole lines. Numbers are written with {@link Double#toString}, which reads back exactly.
+ */
+public final class UnitsCsv implements AutoCloseable {
+    static final String[] HEADER = {"method", "method_id", "dataset", "protocol", "setting", "unit", "order_seed",
+            "train_seed", "status", "error", "accuracy", "evaluated", "fit_s", "predict_s", "memory_bytes",
+            "acc_seen", "a_matrix", "classes_seen", "relative_acc", "calibration", "extra", "crc"};
+
+    private final FileChannel channel;
+    private final StringBuilder buffer = new StringBuilder();
+    private long lastFlush = System.nanoTime();
+    private final long flushNanos;
+
+    private UnitsCsv(FileChannel channel, long flushNanos) {
+        this.channel = channel;
+        this.flushNanos = flushNanos;
+    }
+
+    /**
+     * Opens for appending; writes the header to a new file. Rows are flushed at least every
+     * {@code flushMillis} ms and on close.
+     */
+    public static UnitsCsv append(Path file, long flushMillis) throws IOException {
+        boolean fresh = !Files.exists(file) || Files.size(file) == 0;
+        FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.APPEND);
+        UnitsCsv u = new UnitsCsv(ch, flushMillis * 1_000_000L);
+        if (fresh) {
+            u.buffer.append(String.join(",", HEADER)).append('\n');
+            u.flush();
+        }
+        return u;
+    }
+
+    public synchronized void write(UnitRecord r) throws IOException {
+        String body = String.join(",", fields(r));
+        buffer.append(body).append(',').append(crc(body)).append('\n');
+        if (System.nanoTime() - lastFlush > flushNanos || buffer.length() > (1 << 16)) {
+            flush();
+        }
+    }
+
+    public synchronized void flush() throws IOException {
+        if (buffer.length() > 0) {
+            ByteBuffer b = ByteBuffer.wrap(buffer.toString().getBytes(StandardCharsets.UTF_8));
+            while (b.hasRemaining()) {
+                channel.write(b);
+            }
+            buffer.setLength(0);
+        }
+        lastFlush = System.nanoTime();
+    }
+
+    @Override
+    public synchronized void close() throws IOException {
+        flush();
+        channel.force(true);
+        channel.close();
+    }
+
+    /** Result of reading a units file: the valid rows and the byte length they span. */
+    public record Contents(List<UnitRecord> rows, long validBytes, int droppedLines) {
+    }
+
+    /** Reads every valid row; stops at the first torn or corrupt line (everything after it is dropped). */
+    public static Contents read(Path file) throws IOException {
+        List<UnitRecord> rows = new ArrayList<>();
+        if (!Files.exists(file)) {
+            return new Contents(rows, 0, 0);
+        }
+        byte[] bytes = Files.readAllBytes(file);
+        int pos = 0;
+        long valid = 0;
+        int dropped = 0;
+        boolean header = true;
+        while (pos < bytes.length) {
+            int nl = pos;
+            while (nl < bytes.length && bytes[nl] != '\n') {
+                nl++;
+            }
+            if (nl == bytes.length) {
+                dropped++; // torn last line without newline
+                break;
+            }
+            String line = new String(bytes, pos, nl - pos, StandardCharsets.UTF_8);
+            if (header) {
+                if (!line.startsWith("method,method_id,")) {
+                    throw new FsilException(file + " is not an fsil units.csv file (unexpected header)");
+                }
+                header = false;
+            } else {
+                UnitRecord r = parseLine(line);
+                if (r == null) {
+                    dropped++;
+                    break;
+                }
+                rows.add(r);
+            }
+            pos = nl + 1;
+            valid = pos;
+        }
+        if (header && valid == 0 && bytes.length > 0) {
+            dropped++;
+        }
+        for (int i = pos; i < bytes.length; i++) {
+            if (bytes[i] == '\n') {
+                dropped++;
+            }
+        }
+        return new Contents(rows, valid, dropped);
+    }
+
+    /** Truncates the file to its valid prefix (after {@link #read}). */
+    public static void truncate(Path file, long validBytes) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            ch.truncate(validBytes);
+        }
+    }
+
+    static String crc(String body) {
+        CRC32 c = new CRC32();
+        c.update(body.getBytes(StandardCharsets.UTF_8));
+        return String.format(Locale.ROOT, "%08x", c.getValue());
+    }
+
+    private static List<String> fields(UnitRecord r) {
+        List<String> f = new ArrayList<>();
+        f.add(quote(r.method()));
+        f.add(quote(r.methodId()));
+        f.add(quote(r.dataset()));
+        f.add(quote(r.protocol()));
+        f.add(quote(r.setting()));
+        f.add(Integer.toString(r.unit()));
+        f.add(Long.toString(r.orderSeed()));
+        f.add(Long.toString(r.trainSeed()));
+        f.add(r.status());
+        f.add(quote(r.error() == null ? "" : r.error().replace('\n', ' ').replace('\r', ' ')));
+        f.add(num(r.accuracy()));
+        f.add(Integer.toString(r.evaluated()));
+        f.add(num(r.fitSeconds()));
+        f.add(num(r.predictSeconds()));
+        f.add(Long.toString(r.memoryBytes()));
+        f.add(join(r.accSeen()));
+        StringBuilder a = new StringBuilder();
+        for (int t = 0; t < r.aMatrix().length; t++) {
+            if (t > 0) {
+                a.append('/');
+            }
+            a.append(join(r.aMatrix()[t]));
+        }
+        f.add(a.toString());
+        StringBuilder cs = new StringBuilder();
+        for (int t = 0; t < r.classesSeen().length; t++) {
+            if (t > 0) {
+                cs.append(';');
+            }
+            cs.append(r.classesSeen()[t]);
+        }
+        f.add(cs.toString());
+        f.add(join(r.relativeAcc()));
+        f.add(r.calibration() == null ? "" : r.calibration());
+        StringBuilder e = new StringBuilder();
+        for (Map.Entry<String, Double> en : r.extra().entrySet()) {
+            if (e.length() > 0) {
+                e.append(';');
+            }
+            e.append(en.getKey().replaceAll("[;=,\"\\s]", "_")).append('=').append(num(en.getValue()));
+        }
+        f.add(e.toString());
+        return f;
+    }
+
+    private static String num(double v) {
+        return Double.toString(v);
+    }
+
+    private static String join(double[] v) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < v.length; i++) {
+            if (i > 0) {
+                sb.append(';');
+            }
+            sb.append(num(v[i]));
+        }
+        return sb.toString();
+    }
+
+    static String quote(String s) {
+        if (s.indexOf(',') < 0 && s.indexOf('"') < 0 && s.indexOf('\n') < 0) {
+            return s;
+        }
+        return '"' + s.replace("\"", "\"\"") + '"';
+    }
+
+    /** Splits a CSV line honouring quotes. */
+    static List<String> split(String line) {
+        List<String> out = new ArrayList<>();
+        StringBuilder cur = new StringBuilder();
+        boolean quoted = false;
+        for (int i = 0; i < line.length(); i++) {
+            char c = line.charAt(i);
+            if (quoted) {
+                if (c == '"') {
+                    if (i + 1 < line.length() && line.charAt(i + 1) == '"') {
+                        cur.append('"');
+                        i++;
+                    } else {
+                        quoted = false;
+                    }
+                } else {
+                    cur.append(c);
+                }
+            } else if (c == '"') {
+                quoted = true;
+            } else if (c == ',') {
+                out.add(cur.toString());
+                cur.setLength(0);
+            } else {
+                cur.append(c);
+            }
+        }
+        out.add(cur.toString());
+        return out;
+    }
+
+    /** Parses one data line; null if it is torn or its CRC does not match. */
+    static UnitRecord parseLine(String line) {
+        int lastComma = line.lastIndexOf(',');
+        if (lastComma < 0) {
+            return null;
+        }
+        String body = line.substring(0, lastComma);
+        if (!crc(body).equals(line.substring(lastComma + 1))) {
+            return null;
+        }
+        List<String> f = split(body);
+        if (f.size() != HEADER.length - 1) {
+            return null;
+        }
+        try {
+            double[][] a;
+            if (f.get(16).isEmpty()) {
+                a = new double[0][];
+            } else {
+                String[] rows = f.get(16).split("/", -1);
+                a = new double[rows.length][];
+                for (int t = 0; t < rows.length; t++) {
+                    a[t] = doubles(rows[t]);
+                }
+            }
+            int[] cs = f.get(17).isEmpty() ? new int[0]
+                    : java.util.Arrays.stream(f.get(17).split(";")).mapToInt(Integer::parseInt).toArray();
+            Map<String, Double> extra = new LinkedHashMap<>();
+            if (!f.get(20).isEmpty()) {
+                for (String kv : f.get(20).split(";")) {
+                    int eq = kv.indexOf('=');
+                    extra.put(kv.substring(0, eq), Double.parseDouble(kv.substring(eq + 1)));
+                }
+            }
+            return new UnitRecord(f.get(0), f.get(1), f.get(2), f.get(3), f.get(4), Integer.parseInt(f.get(5)),
+                    Long.parseLong(f.get(6)), Long.parseLong(f.get(7)), f.get(8), f.get(9),
+                    Double.parseDouble(f.get(10)), Integer.parseInt(f.get(11)), Double.parseDouble(f.get(12)),
+                    Double.parseDouble(f.get(13)), Long.parseLong(f.get(14)), doubles(f.get(15)), a, cs,
+                    doubles(f.get(18)), f.get(19), extra);
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    private static double[] doubles(String s) {
+        if (s.isEmpty()) {
+            return new double[0];
+        }
+        String[] p = s.split(";", -1);
+        double[] out = new double[p.length];
+        for (int i = 0; i < p.length; i++) {
+            out[i] = Double.parseDouble(p[i]);
+        }
+        return out;
+    }
+}

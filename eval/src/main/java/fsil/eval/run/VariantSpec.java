@@ -1,0 +1,89 @@
+package fsil.eval.run;
+
+import fsil.api.FsilException;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One method configuration of a run: a label shown in tables and plots, the method id and parameter values
+ * (text, validated against the method later). Parsed from {@code ppca}, {@code ppca[q=0]},
+ * {@code ppca[q=0,lambda=0.1]} or {@code rbf:ppca[q=0]} (explicit label).
+ */
+public record VariantSpec(String label, String method, Map<String, String> params) {
+
+    public VariantSpec {
+        params = Map.copyOf(new LinkedHashMap<>(params));
+    }
+
+    /** Parses a comma-separated list; commas inside brackets belong to the variant. */
+    public static List<VariantSpec> parseList(String text) {
+        List<VariantSpec> out = new ArrayList<>();
+        int depth = 0;
+        int start = 0;
+        for (int i = 0; i <= text.length(); i++) {
+            char c = i < text.length() ? text.charAt(i) : ',';
+            if (c == '[') {
+                depth++;
+            } else if (c == ']') {
+                depth--;
+            } else if (c == ',' && depth == 0) {
+                String part = text.substring(start, i).trim();
+                if (!part.isEmpty()) {
+                    out.add(parse(part));
+                }
+                start = i + 1;
+            }
+        }
+        if (depth != 0) {
+            throw new FsilException("unbalanced brackets in method list '" + text + "'");
+        }
+        if (out.isEmpty()) {
+            throw new FsilException("no method given: use e.g. --methods ncm,ppca[q=0]");
+        }
+        return out;
+    }
+
+    public static VariantSpec parse(String text) {
+        String t = text.trim();
+        String label = null;
+        int colon = t.indexOf(':');
+        int bracket = t.indexOf('[');
+        if (colon > 0 && (bracket < 0 || colon < bracket)) {
+            label = t.substring(0, colon).trim();
+            t = t.substring(colon + 1).trim();
+            bracket = t.indexOf('[');
+        }
+        String id = bracket < 0 ? t : t.substring(0, bracket).trim();
+        Map<String, String> params = new LinkedHashMap<>();
+        if (bracket >= 0) {
+            if (!t.endsWith("]")) {
+                throw new FsilException("method variant '" + text + "' must end with ']' , e.g. ppca[q=0]");
+            }
+            String inner = t.substring(bracket + 1, t.length() - 1);
+            for (String kv : inner.split("[,;]")) {
+                if (kv.isBlank()) {
+                    continue;
+                }
+                int eq = kv.indexOf('=');
+                if (eq <= 0) {
+                    throw new FsilException("parameter '" + kv.trim() + "' in '" + text + "' must look like name=value");
+                }
+                params.put(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
+            }
+        }
+        if (id.isEmpty()) {
+            throw new FsilException("empty method id in '" + text + "'");
+        }
+        return new VariantSpec(label == null ? (bracket < 0 ? id : t) : label, id, params);
+    }
+
+    /** A copy with more parameter values (later values win). */
+    public VariantSpec withParams(Map<String, String> more) {
+        Map<String, String> p = new LinkedHashMap<>(params);
+        p.putAll(more);
+        return new VariantSpec(label, method, p);
+    }
+}
