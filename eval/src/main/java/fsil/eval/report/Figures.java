@@ -55,11 +55,19 @@ public final class Figures {
         return new Figure(l, traces.toArray(new Trace[0]));
     }
 
-    /** Lines with markers, one per series; error half-widths drawn as dotted bands. */
+    /** Plotly's default colour cycle, so a series and its CI lines share a colour. */
+    static final String[] PALETTE = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
+            "#7f7f7f", "#bcbd22", "#17becf"};
+
+    /** Lines with markers, one per series; error half-widths drawn as dotted lines of the same colour. */
     public static Figure lines(String title, String xTitle, String yTitle, List<Series> series) {
         List<Trace> traces = new ArrayList<>();
-        for (Series s : series) {
-            traces.add(ScatterTrace.builder(s.x(), s.y()).mode(ScatterTrace.Mode.LINE_AND_MARKERS).name(s.name()).build());
+        for (int si = 0; si < series.size(); si++) {
+            Series s = series.get(si);
+            String color = PALETTE[si % PALETTE.length];
+            traces.add(ScatterTrace.builder(s.x(), s.y()).mode(ScatterTrace.Mode.LINE_AND_MARKERS).name(s.name())
+                    .line(Line.builder().color(color).width(2).build())
+                    .marker(tech.tablesaw.plotly.components.Marker.builder().color(color).build()).build());
             if (s.err() != null && hasValues(s.err())) {
                 double[] lo = new double[s.y().length];
                 double[] hi = new double[s.y().length];
@@ -68,7 +76,7 @@ public final class Figures {
                     lo[i] = s.y()[i] - e;
                     hi[i] = s.y()[i] + e;
                 }
-                Line dotted = Line.builder().dash(Line.Dash.DOT).width(1).build();
+                Line dotted = Line.builder().dash(Line.Dash.DOT).width(1).color(color).build();
                 traces.add(ScatterTrace.builder(s.x(), lo).mode(ScatterTrace.Mode.LINE).line(dotted).showLegend(false)
                         .name(s.name() + " -CI").build());
                 traces.add(ScatterTrace.builder(s.x(), hi).mode(ScatterTrace.Mode.LINE).line(dotted).showLegend(false)

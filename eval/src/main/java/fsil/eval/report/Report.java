@@ -173,6 +173,9 @@ public final class Report {
         if (metric.endsWith("_s")) {
             return String.format(Locale.ROOT, "%.3g", v);
         }
+        if (metric.equals("failed_units")) {
+            return Long.toString((long) v);
+        }
         if (metric.equals("memory_bytes")) {
             return String.format(Locale.ROOT, "%.3g", v);
         }
@@ -326,6 +329,23 @@ public final class Report {
         return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
     }
 
+    /**
+     * Records script errors and figures that drew nothing into a hidden element, so a headless browser test can
+     * check the page (data-errors, data-figures, data-empty).
+     */
+    static final String SELF_CHECK = "<div id=\"fsil-check\" style=\"display:none\"></div>\n<script>\n"
+            + "window.fsilErrors = window.fsilErrors || [];\n"
+            + "window.addEventListener('load', function () {\n"
+            + "  var figs = document.querySelectorAll('div.fig'); var empty = 0;\n"
+            + "  figs.forEach(function (f) { var svg = f.querySelector('svg.main-svg');\n"
+            + "    var marks = f.querySelectorAll('.trace, .hm, image, .point, .bars path');\n"
+            + "    if (!svg || marks.length === 0) { empty++; } });\n"
+            + "  var c = document.getElementById('fsil-check');\n"
+            + "  c.setAttribute('data-figures', figs.length); c.setAttribute('data-empty', empty);\n"
+            + "  c.setAttribute('data-errors', window.fsilErrors.length);\n"
+            + "  c.textContent = window.fsilErrors.join(' | ');\n"
+            + "});\n</script>\n";
+
     /** Minimal HTML page assembly. */
     static final class Page {
         private final StringBuilder body = new StringBuilder();
@@ -360,10 +380,11 @@ public final class Report {
 
         String finish() {
             return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"UTF-8\"><title>" + esc(title)
-                    + "</title>\n<script src=\"" + PLOTLY + "\"></script>\n<style>body{font-family:sans-serif;margin:2em}"
+                    + "</title>\n<script>window.fsilErrors = [];window.addEventListener('error', function (e) "
+                    + "{ window.fsilErrors.push(String(e.message)); });</script>\n<script src=\"" + PLOTLY + "\"></script>\n<style>body{font-family:sans-serif;margin:2em}"
                     + "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:4px 8px;"
                     + "text-align:right}th{background:#f0f0f0}td:first-child{text-align:left}.fig{margin:1em 0}</style>"
-                    + "</head><body>\n" + body + "</body></html>\n";
+                    + "</head><body>\n" + body + SELF_CHECK + "</body></html>\n";
         }
     }
 }

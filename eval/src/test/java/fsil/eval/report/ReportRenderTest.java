@@ -1,0 +1,109 @@
+package fsil.eval.report;
+
+import fsil.eval.run.RunSpec;
+import fsil.eval.run.Runner;
+import fsil.eval.run.UnitRecord;
+import fsil.eval.run.VariantSpec;
+import fsil.eval.testing.TestData;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Renders a report with every kind of figure in headless Chromium (Debian package {@code chromium}) and fails on
+ * script errors or a figure that drew nothing. Skipped when Chromium is absent, unless FSIL_REQUIRE_BROWSER=1
+ * (set by .ci/run, which installs it).
+ */
+class ReportRenderTest {
+
+    static Path chromium() {
+        for (String c : List.of("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome")) {
+            if (Files.isExecutable(Path.of(c))) {
+                return Path.of(c);
+            }
+        }
+        return null;
+    }
+
+    @Test
+    void reportRendersWithoutScriptErrorsOrEmptyPlots(@TempDir Path tmp) throws Exception {
+        Path browser = chromium();
+        if (browser == null) {
+            if ("1".equals(System.getenv("FSIL_REQUIRE_BROWSER"))) {
+                throw new AssertionError("FSIL_REQUIRE_BROWSER=1 but no Chromium found: apt-get install chromium");
+            }
+            Assumptions.abort("Chromium not installed (apt-get install chromium); report rendering not checked");
+        }
+        Runner runner = fsil.eval.run.RunnerTestAccess.runner(TestData.clusters(12, 20, 8, 6, 1.0, 9));
+        List<UnitRecord> all = new ArrayList<>();
+        all.addAll(runner.run(new RunSpec(VariantSpec.parseList("ncm,knn"), List.of("toy"), "identity", "fewshot",
+                Map.of("episodes", List.of("20"), "ways", List.of("4"), "queries", List.of("12")), 1, 0, 1, 2),
+                tmp.resolve("a")).records());
+        all.addAll(runner.run(new RunSpec(VariantSpec.parseList("ncm,knn"), List.of("toy"), "identity", "cil",
+                Map.of("steps", List.of("3"), "runs", List.of("2")), 1, 0, 1, 2), tmp.resolve("b")).records());
+        all.addAll(runner.run(new RunSpec(VariantSpec.parseList("ncm"), List.of("toy"), "identity", "ncmf",
+                Map.of("num-classes", List.of("8")), 1, 0, 1, 2), tmp.resolve("c")).records());
+        all.addAll(runner.run(new RunSpec(VariantSpec.parseList("ncm,knn"), List.of("toy"), "identity", "gp-classes",
+                Map.of("classes", List.of("4", "8"), "runs", List.of("3")), 1, 0, 1, 2), tmp.resolve("d")).records());
+        // Kept under target/ so a developer can open the rendered report.
+        Path dir = Path.of("target", "report-render");
+        Files.createDirectories(dir);
+        Report.write(dir, all);
+        String html = Files.readString(dir.resolve(Report.HTML));
+        int figures = count(html, "class=\"fig\"");
+        assertTrue(figures >= 10, "all figure kinds present: " + figures);
+
+        Path profile = tmp.resolve("profile");
+        ProcessBuilder pb = new ProcessBuilder(browser.toString(), "--headless", "--no-sandbox", "--disable-gpu",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+                "--disable-quic", "--user-data-dir=" + profile, "--allow-file-access-from-files",
+                "--virtual-time-budget=15000", "--dump-dom", dir.resolve(Report.HTML).toUri().toString());
+        pb.redirectError(tmp.resolve("chromium.err").toFile());
+        Process p = pb.start();
+        byte[] dom = p.getInputStream().readAllBytes();
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "chromium finished");
+        String out = new String(dom, StandardCharsets.UTF_8);
+        Matcher m = Pattern.compile("id=\"fsil-check\"[^>]*>([^<]*)<").matcher(out);
+        assertTrue(m.find(), "self-check element present after load; chromium stderr: "
+                + tail(tmp.resolve("chromium.err")));
+        String tag = out.substring(out.indexOf("id=\"fsil-check\""), m.end());
+        assertEquals("0", attr(tag, "data-errors"), "script errors: " + m.group(1));
+        assertEquals(Integer.toString(figures), attr(tag, "data-figures"));
+        assertEquals("0", attr(tag, "data-empty"), "figures that drew nothing");
+    }
+
+    private static int count(String s, String sub) {
+        int n = 0;
+        for (int i = s.indexOf(sub); i >= 0; i = s.indexOf(sub, i + 1)) {
+            n++;
+        }
+        return n;
+    }
+
+    private static String attr(String tag, String name) {
+        Matcher m = Pattern.compile(name + "=\"([^\"]*)\"").matcher(tag);
+        return m.find() ? m.group(1) : "missing";
+    }
+
+    private static String tail(Path f) throws IOException {
+        if (!Files.exists(f)) {
+            return "";
+        }
+        String s = Files.readString(f);
+        return s.length() > 2000 ? s.substring(s.length() - 2000) : s;
+    }
+}
