@@ -4,6 +4,7 @@ import fsil.api.FsilException;
 import fsil.eval.data.backbone.Backbones;
 import fsil.eval.data.sets.DigitsDataset;
 import fsil.eval.data.sets.FeatureDirectoryDataset;
+import fsil.eval.data.sets.FileDataset;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,7 +14,8 @@ import java.util.List;
  * The entry point of the data layer: loads a dataset by name and applies a backbone, and lists the catalog.
  * <p>
  * Names: the built-in datasets ({@code digits}); {@code dir:/path} for a user feature directory (see
- * {@link FeatureDirectoryDataset}).
+ * {@link FeatureDirectoryDataset}); {@code file:/path} for one labelled .npz/.csv/.tsv/.arff file (see
+ * {@link FileDataset}).
  */
 public final class Datasets {
     /** Environment variable that overrides the default cache directory. */
@@ -60,6 +62,9 @@ public final class Datasets {
         if (n.startsWith(FeatureDirectoryDataset.PREFIX)) {
             return FeatureDirectoryDataset.load(Path.of(n.substring(FeatureDirectoryDataset.PREFIX.length())));
         }
+        if (n.startsWith(FileDataset.PREFIX)) {
+            return FileDataset.load(Path.of(n.substring(FileDataset.PREFIX.length())));
+        }
         String base = n.contains(":") ? n.substring(0, n.indexOf(':')) : n;
         String params = n.contains(":") ? n.substring(n.indexOf(':') + 1) : "";
         switch (base) {
@@ -79,7 +84,8 @@ public final class Datasets {
 
     private static FsilException unknown(String name) {
         return new FsilException("unknown dataset '" + name + "'; valid datasets: " + String.join(", ", names())
-                + ", or dir:/path/to/features (a directory with features.npy and labels.npy)");
+                + ", dir:/path/to/features (a directory with features.npy and labels.npy) or file:/path/data.npz"
+                + " (also .csv, .tsv, .arff)");
     }
 
     /** One catalog row per built-in dataset; never throws for missing packages (it reports them). */
