@@ -3,6 +3,7 @@ package fsil.eval.data;
 import fsil.api.FsilException;
 import fsil.eval.data.backbone.Backbones;
 import fsil.eval.data.sets.DigitsDataset;
+import fsil.eval.data.sets.FashionMnistDataset;
 import fsil.eval.data.sets.FeatureDirectoryDataset;
 import fsil.eval.data.sets.FileDataset;
 
@@ -26,7 +27,7 @@ public final class Datasets {
 
     /** The built-in dataset names, in catalog order. */
     public static List<String> names() {
-        return List.of(DigitsDataset.NAME);
+        return List.of(DigitsDataset.NAME, FashionMnistDataset.NAME);
     }
 
     /** {@code $FSIL_CACHE}, or {@code ~/.cache/fsil}. */
@@ -72,6 +73,10 @@ public final class Datasets {
                 noParams(base, params);
                 return DigitsDataset.load();
             }
+            case FashionMnistDataset.NAME -> {
+                noParams(base, params);
+                return FashionMnistDataset.load();
+            }
             default -> throw unknown(n);
         }
     }
@@ -92,6 +97,7 @@ public final class Datasets {
     public static List<DatasetInfo> catalog() {
         List<DatasetInfo> out = new ArrayList<>();
         out.add(DigitsDataset.info());
+        out.add(FashionMnistDataset.info());
         return out;
     }
 }

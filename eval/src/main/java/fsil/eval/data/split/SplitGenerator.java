@@ -6,6 +6,7 @@ import fsil.eval.data.SplitSet;
 import fsil.eval.data.io.AtomicFiles;
 import fsil.eval.data.io.LabeledTable;
 import fsil.eval.data.sets.DigitsDataset;
+import fsil.eval.data.sets.FashionMnistDataset;
 import fsil.eval.data.sets.Partitions;
 
 import java.nio.file.Path;
@@ -102,6 +103,7 @@ public final class SplitGenerator {
         for (String d : which) {
             switch (d) {
                 case "digits" -> write(root, d, digits());
+                case "fashion-mnist" -> write(root, d, tenClass(d, FashionMnistDataset.readTrainLabels()));
                 default -> throw new IllegalArgumentException("no split generator for " + d);
             }
             System.out.println("wrote " + root.resolve(d));
