@@ -6,6 +6,7 @@ import fsil.eval.data.sets.DigitsDataset;
 import fsil.eval.data.sets.FashionMnistDataset;
 import fsil.eval.data.sets.FeatureDirectoryDataset;
 import fsil.eval.data.sets.FileDataset;
+import fsil.eval.data.sets.SyntheticDataset;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -27,7 +28,7 @@ public final class Datasets {
 
     /** The built-in dataset names, in catalog order. */
     public static List<String> names() {
-        return List.of(DigitsDataset.NAME, FashionMnistDataset.NAME);
+        return List.of(DigitsDataset.NAME, FashionMnistDataset.NAME, SyntheticDataset.NAME);
     }
 
     /** {@code $FSIL_CACHE}, or {@code ~/.cache/fsil}. */
@@ -77,6 +78,9 @@ public final class Datasets {
                 noParams(base, params);
                 return FashionMnistDataset.load();
             }
+            case SyntheticDataset.NAME -> {
+                return SyntheticDataset.generate(SyntheticDataset.parse(params));
+            }
             default -> throw unknown(n);
         }
     }
@@ -98,6 +102,7 @@ public final class Datasets {
         List<DatasetInfo> out = new ArrayList<>();
         out.add(DigitsDataset.info());
         out.add(FashionMnistDataset.info());
+        out.add(SyntheticDataset.info());
         return out;
     }
 }
