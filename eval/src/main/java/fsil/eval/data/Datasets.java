@@ -7,6 +7,7 @@ import fsil.eval.data.sets.FashionMnistDataset;
 import fsil.eval.data.sets.FeatureDirectoryDataset;
 import fsil.eval.data.sets.FileDataset;
 import fsil.eval.data.sets.SyntheticDataset;
+import fsil.eval.data.sets.glyphs.GlyphsDataset;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -28,7 +29,7 @@ public final class Datasets {
 
     /** The built-in dataset names, in catalog order. */
     public static List<String> names() {
-        return List.of(DigitsDataset.NAME, FashionMnistDataset.NAME, SyntheticDataset.NAME);
+        return List.of(DigitsDataset.NAME, FashionMnistDataset.NAME, GlyphsDataset.NAME, SyntheticDataset.NAME);
     }
 
     /** {@code $FSIL_CACHE}, or {@code ~/.cache/fsil}. */
@@ -81,6 +82,9 @@ public final class Datasets {
             case SyntheticDataset.NAME -> {
                 return SyntheticDataset.generate(SyntheticDataset.parse(params));
             }
+            case GlyphsDataset.NAME -> {
+                return GlyphsDataset.load(GlyphsDataset.parse(params), cacheDir);
+            }
             default -> throw unknown(n);
         }
     }
@@ -102,6 +106,7 @@ public final class Datasets {
         List<DatasetInfo> out = new ArrayList<>();
         out.add(DigitsDataset.info());
         out.add(FashionMnistDataset.info());
+        out.add(GlyphsDataset.info(defaultCacheDir()));
         out.add(SyntheticDataset.info());
         return out;
     }
