@@ -22,8 +22,7 @@ public final class Backbones {
     public static FeatureSet apply(RawDataset raw, BackboneSpec spec, long seed, Path cacheDir) {
         return switch (spec.kind()) {
             case BackboneSpec.IDENTITY -> identity(raw);
-            case BackboneSpec.PRETRAINED_MLP -> throw new FsilException("the pretrained-mlp backbone is not"
-                    + " available yet");
+            case BackboneSpec.PRETRAINED_MLP -> PretrainedMlpBackbone.apply(raw, spec, seed, cacheDir);
             default -> throw new FsilException("unknown backbone " + spec.kind());
         };
     }
