@@ -8,7 +8,6 @@ import fsil.eval.run.CacheDir;
 import fsil.eval.run.FeatureSource;
 
 import java.nio.file.Path;
-import java.nio.file.Paths;
 
 /**
  * Guice wiring of the toolkit: the method plugins (ServiceLoader + programmatic additions), the feature source
@@ -56,10 +55,6 @@ public final class FsilModule extends AbstractModule {
 
     /** $FSIL_CACHE, or ~/.cache/fsil. */
     public static Path defaultCacheDir() {
-        String env = System.getenv("FSIL_CACHE");
-        if (env != null && !env.isBlank()) {
-            return Paths.get(env);
-        }
-        return Paths.get(System.getProperty("user.home"), ".cache", "fsil");
+        return fsil.eval.data.Datasets.defaultCacheDir();
     }
 }

@@ -1,9 +1,15 @@
 package fsil.eval.cli;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import fsil.eval.data.DatasetInfo;
+import fsil.eval.data.Datasets;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import java.io.PrintWriter;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 /** Lists the datasets with availability, size, classes and splits. */
@@ -16,8 +22,28 @@ final class DatasetsCommand implements Callable<Integer> {
     CommandLine.Model.CommandSpec spec;
 
     @Override
-    public Integer call() {
-        spec.commandLine().getOut().println("(datasets are being wired)");
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        List<DatasetInfo> all = Datasets.catalog();
+        if (json) {
+            out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(all));
+            return 0;
+        }
+        for (DatasetInfo d : all) {
+            out.printf("%s  -  %s%n", d.name(), d.description());
+            out.printf("    available: %s%s%n", d.available() ? "yes" : "NO", d.howToGet().isEmpty() ? "" : " (" + d.howToGet() + ")");
+            out.printf("    samples: %s (train %s, test %s), classes: %s, input dimension: %s%n", n(d.samples()),
+                    n(d.trainSamples()), n(d.testSamples()), n(d.classes()), n(d.dimension()));
+            d.splits().forEach(s -> out.println("    split: " + s));
+            out.println("    license: " + d.license());
+            out.println();
+        }
+        out.println("Your own features: dir:/path (features.npy, labels.npy, optional classes.txt, splits/*.txt) or "
+                + "file:/path/data.npz|.csv|.tsv|.arff");
         return 0;
+    }
+
+    private static String n(long v) {
+        return v < 0 ? "?" : Long.toString(v);
     }
 }
