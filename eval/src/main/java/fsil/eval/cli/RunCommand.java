@@ -154,12 +154,33 @@ final class RunCommand implements Callable<Integer> {
             }
             putOption(options, kv.substring(0, eq).trim(), kv.substring(eq + 1));
         }
-        return new RunSpec(variants, Arrays.stream(d.split(",")).map(String::trim).filter(x -> !x.isEmpty()).toList(),
+        return new RunSpec(variants, splitDatasets(d),
                 backbone != null ? backbone : (String) file.getOrDefault("backbone", "identity"), p, options,
                 orderSeed != null ? orderSeed : ((Number) file.getOrDefault("order_seed", RunSpec.DEFAULT_ORDER_SEED)).longValue(),
                 trainSeed != null ? trainSeed : ((Number) file.getOrDefault("train_seed", 0)).longValue(),
                 backboneSeed != null ? backboneSeed : ((Number) file.getOrDefault("backbone_seed", 1)).longValue(),
                 threads != null ? threads : ((Number) file.getOrDefault("threads", 0)).intValue());
+    }
+
+    /**
+     * Splits a dataset list at commas, except commas inside a parameterised name:
+     * {@code synthetic:classes=40,dim=64,digits} is [synthetic:classes=40,dim=64, digits].
+     */
+    static List<String> splitDatasets(String text) {
+        List<String> out = new ArrayList<>();
+        for (String part : text.split(",")) {
+            String p = part.trim();
+            if (p.isEmpty()) {
+                continue;
+            }
+            boolean continuation = p.contains("=") && !p.contains(":") && !out.isEmpty() && out.get(out.size() - 1).contains(":");
+            if (continuation) {
+                out.set(out.size() - 1, out.get(out.size() - 1) + "," + p);
+            } else {
+                out.add(p);
+            }
+        }
+        return out;
     }
 
     private static void putOption(Map<String, List<String>> options, String name, String value) {

@@ -101,32 +101,51 @@ public final class CalibrationBins {
         return count[bin] == 0 ? Double.NaN : correctSum[bin] / count[bin];
     }
 
-    /** Compact text "n:confSum:correctSum|..." for result rows; {@link #parse} reads it back exactly. */
+    /**
+     * Compact exact text for result rows: per bin "count:confidenceSum:correctCount" joined by '|', an empty bin
+     * as "". The confidence sum is written as the hex of its IEEE bits (exact and much faster to format than
+     * decimal); {@link #parse} reads it back bit for bit, and also accepts decimal numbers.
+     */
     public String encode() {
-        StringBuilder sb = new StringBuilder();
+        StringBuilder sb = new StringBuilder(count.length * 12);
         for (int b = 0; b < count.length; b++) {
             if (b > 0) {
                 sb.append('|');
             }
-            sb.append(count[b]).append(':').append(Double.toString(confidenceSum[b])).append(':')
-                    .append(Double.toString(correctSum[b]));
+            if (count[b] == 0 && confidenceSum[b] == 0 && correctSum[b] == 0) {
+                continue;
+            }
+            sb.append(count[b]).append(':').append('x').append(Long.toHexString(Double.doubleToRawLongBits(confidenceSum[b])))
+                    .append(':');
+            if (correctSum[b] == Math.rint(correctSum[b]) && Math.abs(correctSum[b]) < 1e15) {
+                sb.append((long) correctSum[b]);
+            } else {
+                sb.append(Double.toString(correctSum[b]));
+            }
         }
         return sb.toString();
     }
 
     public static CalibrationBins parse(String text) {
-        String[] parts = text.split("\\|");
+        String[] parts = text.split("\\|", -1);
         CalibrationBins c = new CalibrationBins(parts.length);
         for (int b = 0; b < parts.length; b++) {
+            if (parts[b].isEmpty()) {
+                continue;
+            }
             String[] f = parts[b].split(":");
             if (f.length != 3) {
                 throw new IllegalArgumentException("malformed calibration bin '" + parts[b] + "'");
             }
             c.count[b] = Long.parseLong(f[0]);
-            c.confidenceSum[b] = Double.parseDouble(f[1]);
-            c.correctSum[b] = Double.parseDouble(f[2]);
+            c.confidenceSum[b] = number(f[1]);
+            c.correctSum[b] = number(f[2]);
         }
         return c;
+    }
+
+    private static double number(String s) {
+        return s.startsWith("x") ? Double.longBitsToDouble(Long.parseUnsignedLong(s.substring(1), 16)) : Double.parseDouble(s);
     }
 
     @Override

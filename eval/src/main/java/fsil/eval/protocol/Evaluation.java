@@ -3,38 +3,44 @@ package fsil.eval.protocol;
 import fsil.api.Prediction;
 import fsil.eval.metrics.CalibrationBins;
 
-/** Scoring a prediction against true labels. */
+/** Scoring a prediction against true labels: accuracy and reliability bins in one pass over the rows. */
 final class Evaluation {
     private Evaluation() {
     }
 
-    /** Fraction of rows whose most probable class is the true label. */
-    static double accuracy(Prediction p, int[] truth) {
-        checkRows(p, truth);
-        int[] lab = p.labels();
-        int ok = 0;
-        for (int i = 0; i < lab.length; i++) {
-            if (lab[i] == truth[i]) {
-                ok++;
-            }
-        }
-        return truth.length == 0 ? Double.NaN : ok / (double) truth.length;
+    /** Accuracy and calibration bins of a prediction. */
+    record Score(double accuracy, CalibrationBins bins, int[] predicted) {
     }
 
-    static CalibrationBins calibration(Prediction p, int[] truth) {
-        checkRows(p, truth);
-        CalibrationBins bins = new CalibrationBins();
-        int[] lab = p.labels();
-        double[] conf = p.confidences();
-        for (int i = 0; i < lab.length; i++) {
-            bins.add(conf[i], lab[i] == truth[i]);
-        }
-        return bins;
-    }
-
-    private static void checkRows(Prediction p, int[] truth) {
+    static Score score(Prediction p, int[] truth) {
         if (p.size() != truth.length) {
             throw new IllegalStateException("method returned " + p.size() + " predictions for " + truth.length + " queries");
         }
+        double[] prob = p.rawProbabilities();
+        int c = p.numClasses();
+        int[] predicted = new int[truth.length];
+        CalibrationBins bins = new CalibrationBins();
+        int ok = 0;
+        for (int i = 0; i < truth.length; i++) {
+            int off = i * c;
+            int best = 0;
+            double bestP = prob[off];
+            for (int k = 1; k < c; k++) {
+                if (prob[off + k] > bestP) {
+                    bestP = prob[off + k];
+                    best = k;
+                }
+            }
+            predicted[i] = p.classAt(best);
+            boolean correct = predicted[i] == truth[i];
+            ok += correct ? 1 : 0;
+            bins.add(bestP, correct);
+        }
+        return new Score(truth.length == 0 ? Double.NaN : ok / (double) truth.length, bins, predicted);
+    }
+
+    /** Fraction of rows whose most probable class is the true label. */
+    static double accuracy(Prediction p, int[] truth) {
+        return score(p, truth).accuracy();
     }
 }

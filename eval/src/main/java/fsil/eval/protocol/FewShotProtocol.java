@@ -231,10 +231,11 @@ public final class FewShotProtocol implements Protocol {
             Prediction p = session.predict(episode.queries());
             long t2 = System.nanoTime();
             int[] truth = e.queries().labels();
-            double acc = Evaluation.accuracy(p, truth);
-            Map<String, Double> extra = new LinkedHashMap<>(session.diagnostics());
-            return new UnitResult(acc, truth.length, new double[0], new double[0][], new int[0], new double[0],
-                    Evaluation.calibration(p, truth), (t1 - t0) * 1e-9, (t2 - t1) * 1e-9, session.memoryBytes(), extra);
+            Evaluation.Score score = Evaluation.score(p, truth);
+            Map<String, Double> diag = session.diagnostics();
+            Map<String, Double> extra = diag.isEmpty() ? Map.of() : new LinkedHashMap<>(diag);
+            return new UnitResult(score.accuracy(), truth.length, new double[0], new double[0][], new int[0],
+                    new double[0], score.bins(), (t1 - t0) * 1e-9, (t2 - t1) * 1e-9, session.memoryBytes(), extra);
         }
     }
 

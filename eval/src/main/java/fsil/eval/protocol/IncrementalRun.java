@@ -75,9 +75,10 @@ final class IncrementalRun {
             long t3 = System.nanoTime();
             predict += (t3 - t2) * 1e-9;
             int[] truth = tst.labels();
-            seenAcc[t] = Evaluation.accuracy(p, truth);
+            Evaluation.Score score = Evaluation.score(p, truth);
+            seenAcc[t] = score.accuracy();
             a[t] = new double[t + 1];
-            int[] labels = p.labels();
+            int[] labels = score.predicted();
             int[] correct = new int[t + 1];
             int[] total = new int[t + 1];
             for (int i = 0; i < truth.length; i++) {
@@ -91,7 +92,7 @@ final class IncrementalRun {
                 a[t][k] = total[k] == 0 ? Double.NaN : correct[k] / (double) total[k];
             }
             if (t == nSteps - 1) {
-                lastBins = Evaluation.calibration(p, truth);
+                lastBins = score.bins();
                 lastEvaluated = truth.length;
             }
             if (retrainEvery > 0 && (t % retrainEvery == retrainEvery - 1 || t == nSteps - 1)) {

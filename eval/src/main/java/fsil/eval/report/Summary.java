@@ -182,10 +182,10 @@ public final class Summary {
     public static CalibrationBins pooledBins(List<UnitRecord> ok) {
         CalibrationBins all = null;
         for (UnitRecord u : ok) {
-            if (u.calibration() == null || u.calibration().isEmpty()) {
+            CalibrationBins c = u.calibration();
+            if (c == null) {
                 continue;
             }
-            CalibrationBins c = CalibrationBins.parse(u.calibration());
             if (all == null) {
                 all = new CalibrationBins(c.bins());
             }

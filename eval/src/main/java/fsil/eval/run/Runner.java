@@ -292,12 +292,15 @@ public final class Runner {
         Map<String, Background> backgrounds = new ConcurrentHashMap<>();
         AtomicReference<Throwable> fatal = new AtomicReference<>();
         int ranNow = jobs.size();
+        // Rows of this session are kept in memory: the summaries need not parse units.csv back.
+        List<UnitRecord> fresh = java.util.Collections.synchronizedList(new ArrayList<>(jobs.size()));
         try (UnitsCsv out = UnitsCsv.append(unitsFile, flushMillis)) {
             progress.start(r.protocol().name(), jobs.size());
             List<Future<?>> futures = new ArrayList<>();
             for (Job job : jobs) {
                 futures.add(pool.submit(() -> {
                     UnitRecord rec = runJob(r, job, learners, backgrounds, sessionExecutor);
+                    fresh.add(rec);
                     try {
                         out.write(rec);
                     } catch (IOException e) {
@@ -333,9 +336,9 @@ public final class Runner {
             throw new FsilException("the run stopped: " + t + ". Completed units are kept; resume with "
                     + "'fsil run --resume " + dir + "'", t);
         }
-        List<UnitRecord> all;
+        List<UnitRecord> all = new ArrayList<>(existing.rows());
+        all.addAll(fresh);
         try {
-            all = UnitsCsv.read(unitsFile).rows();
             Report.write(dir, all);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -387,13 +390,13 @@ public final class Runner {
         if (res == null) {
             return new UnitRecord(job.variant().label(), job.variant().method().id(), job.dataset(), r.protocol().name(),
                     job.setting().label(), job.unit(), orderSeed, unitTrainSeed, status, error, Double.NaN, 0, 0, 0, 0,
-                    new double[0], new double[0][], new int[0], new double[0], "", Map.of());
+                    new double[0], new double[0][], new int[0], new double[0], null, Map.of());
         }
         return new UnitRecord(job.variant().label(), job.variant().method().id(), job.dataset(), r.protocol().name(),
                 job.setting().label(), job.unit(), orderSeed, unitTrainSeed, status, error, res.accuracy(),
                 res.evaluated(), res.fitSeconds(), res.predictSeconds(), res.memoryBytes(), res.accSeen(),
                 res.aMatrix(), res.classesSeen(), res.relativeAcc(),
-                res.calibration() == null ? "" : res.calibration().encode(), res.extra());
+                res.calibration(), res.extra());
     }
 
     static String describe(Throwable t) {

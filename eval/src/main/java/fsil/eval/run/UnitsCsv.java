@@ -1,6 +1,7 @@
 package fsil.eval.run;
 
 import fsil.api.FsilException;
+import fsil.eval.metrics.CalibrationBins;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -178,7 +179,7 @@ public final class UnitsCsv implements AutoCloseable {
         }
         f.add(cs.toString());
         f.add(join(r.relativeAcc()));
-        f.add(r.calibration() == null ? "" : r.calibration());
+        f.add(r.calibration() == null ? "" : r.calibration().encode());
         StringBuilder e = new StringBuilder();
         for (Map.Entry<String, Double> en : r.extra().entrySet()) {
             if (e.length() > 0) {
@@ -281,7 +282,7 @@ public final class UnitsCsv implements AutoCloseable {
                     Long.parseLong(f.get(6)), Long.parseLong(f.get(7)), f.get(8), f.get(9),
                     Double.parseDouble(f.get(10)), Integer.parseInt(f.get(11)), Double.parseDouble(f.get(12)),
                     Double.parseDouble(f.get(13)), Long.parseLong(f.get(14)), doubles(f.get(15)), a, cs,
-                    doubles(f.get(18)), f.get(19), extra);
+                    doubles(f.get(18)), f.get(19).isEmpty() ? null : CalibrationBins.parse(f.get(19)), extra);
         } catch (RuntimeException e) {
             return null;
         }

@@ -41,6 +41,12 @@ class CliTest {
     }
 
     @Test
+    void datasetListsKeepParameterisedNamesTogether() {
+        assertEquals(java.util.List.of("synthetic:classes=40,dim=64", "digits", "dir:/a/b"),
+                RunCommand.splitDatasets("synthetic:classes=40,dim=64, digits,dir:/a/b"));
+    }
+
+    @Test
     void variantSyntaxAndSetOverrides() {
         Result r = run("run", "--methods", "ncm,ncm[metric=cosine]", "--set", "knn.k=3", "--datasets", "digits",
                 "--protocol", "fewshot");
