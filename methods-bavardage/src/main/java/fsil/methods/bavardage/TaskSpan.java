@@ -27,7 +27,7 @@ record TaskSpan(int rows, int dim, int rank, double[] coords, double[] basis) {
     static TaskSpan of(double[] x, int n, int d) {
         DMatrixRMaj xm = DMatrixRMaj.wrap(n, d, x);
         DMatrixRMaj gram = new DMatrixRMaj(n, n);
-        CommonOps_DDRM.multTransB(xm, xm, gram);
+        CommonOps_DDRM.multOuter(xm, gram);
         SymmetricEigen e = SymmetricEigen.of(gram);
         double max = n == 0 ? 0 : e.values()[0];
         int r = 0;
@@ -47,20 +47,16 @@ record TaskSpan(int rows, int dim, int rank, double[] coords, double[] basis) {
                 c[i * r + k] = v[i * n + k] * sigma[k];
             }
         }
-        // U = X^T V_r diag(1/sigma): accumulate row by row of X to stay cache friendly (D x r row-major).
-        double[] u = new double[d * r];
+        // U = X^T V_r diag(1/sigma) (D x r)
+        DMatrixRMaj scaled = new DMatrixRMaj(n, r);
         for (int i = 0; i < n; i++) {
-            int xo = i * d;
             for (int k = 0; k < r; k++) {
-                double w = v[i * n + k] / sigma[k];
-                if (w == 0) {
-                    continue;
-                }
-                for (int j = 0; j < d; j++) {
-                    u[j * r + k] += w * x[xo + j];
-                }
+                scaled.data[i * r + k] = v[i * n + k] / sigma[k];
             }
         }
+        DMatrixRMaj um = new DMatrixRMaj(d, r);
+        CommonOps_DDRM.multTransA(xm, scaled, um);
+        double[] u = um.data;
         return new TaskSpan(n, d, r, c, u);
     }
 }

@@ -39,7 +39,7 @@ final class Whitening {
         forwardSubstitution(base.cholesky(), d, b, r);
         DMatrixRMaj bm = DMatrixRMaj.wrap(d, r, b);
         DMatrixRMaj m = new DMatrixRMaj(r, r);
-        CommonOps_DDRM.multTransA(bm, bm, m);
+        CommonOps_DDRM.multInner(bm, m);
         SymmetricEigen e = SymmetricEigen.of(m);
         double[] gains = new double[r];
         for (int i = 0; i < r; i++) {
