@@ -34,7 +34,8 @@ public record BavardageConfig(Variant variant, Preprocessing preprocessing, doub
         positive("s_max", sMax);
         positive("alpha0", alpha0);
         if (!(beta0 >= 0) || !(gamma >= 0)) {
-            throw new InvalidParameterException("beta0 and gamma must be >= 0, got beta0=" + beta0 + ", gamma=" + gamma);
+            throw new InvalidParameterException("beta0 and gamma must be >= 0, got beta0=" + beta0
+                    + ", gamma=" + gamma);
         }
         if (nKm < 1 || nStep < 1) {
             throw new InvalidParameterException("n_km and n_step must be >= 1, got n_km=" + nKm + ", n_step=" + nStep);

@@ -23,9 +23,10 @@ import java.util.Set;
  * same synthetic episodes (5-way 5-shot, Q = 75 at D = 640 by default), with the projected wall time of 10,000
  * episodes on 2 cores (assuming the two cores run independent episodes at the single-thread rate).
  *
- * <p>Options (key=value): dim (640), ways (5), shots (5), queries (75, split evenly over the ways), episodes (100,
- * the pool solved per timed repetition), reps (5, round robin over the variants), warmups (1), base-classes (64), base-per-class (100),
- * novel-classes (20), novel-per-class (100), seed (1), separation (0.6, scale of the class means in the synthetic model).
+ * <p>Options (key=value): dim (640), ways (5), shots (5), queries (75, split evenly over the ways), episodes
+ * (100, the pool solved per timed repetition), reps (5, round robin over the variants), warmups (1), base-classes
+ * (64), base-per-class (100), novel-classes (20), novel-per-class (100), seed (1), separation (0.6, scale of the
+ * class means in the synthetic model).
  */
 public final class BavardageEpisodesBenchmark implements Benchmark {
     private static final Set<String> KEYS = Set.of("dim", "ways", "shots", "queries", "episodes", "reps", "warmups",

@@ -70,7 +70,7 @@ final class BavardageSolver {
         double[] vbData;
         int vbDim;
         if (base.kind() == Preprocessing.CODE) {
-            TaskSpan span = TaskSpan.of(x, n, d);
+            TaskSpan span = TaskSpan.of(x, n, d, config.variant() == Variant.BAVARDAGE);
             diag.put("task_span_dim", (double) span.rank());
             init = SoftKMeans.run(span.coords(), n, span.rank(), supportClass, k, config.tKm(), config.nKm());
             if (config.variant() == Variant.BAVARDAGE) {

@@ -76,7 +76,8 @@ record CentroidSubspace(int dim, int rank, double[] basis, double[] centroids) {
             // all centroids coincide (to rounding): no between-class direction
             return new CentroidSubspace(p, 0, new double[0], centroids);
         }
-        QRColPivDecompositionHouseholderColumn_DDRM qrp = new QRColPivDecompositionHouseholderColumn_DDRM(RANK_TOLERANCE);
+        QRColPivDecompositionHouseholderColumn_DDRM qrp =
+                new QRColPivDecompositionHouseholderColumn_DDRM(RANK_TOLERANCE);
         if (!qrp.decompose(diff)) {
             throw new ArithmeticException("QR of the " + p + " x " + m + " centroid differences failed");
         }

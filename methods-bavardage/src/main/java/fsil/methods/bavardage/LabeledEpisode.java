@@ -35,7 +35,8 @@ public record LabeledEpisode(LabeledData support, FeatureMatrix queries, int[] q
     /** Fraction of queries whose predicted label equals the true one (1 for an empty query set). */
     public double accuracy(int[] predicted) {
         if (predicted.length != queryLabels.length) {
-            throw new IllegalArgumentException(predicted.length + " predictions for " + queryLabels.length + " queries");
+            throw new IllegalArgumentException(predicted.length + " predictions for " + queryLabels.length
+                    + " queries");
         }
         if (predicted.length == 0) {
             return 1;

@@ -18,13 +18,18 @@ import org.ejml.dense.row.CommonOps_DDRM;
  * @param dim    D
  * @param rank   r
  * @param coords row-major N x r coordinates C
- * @param basis  row-major D x r orthonormal basis U
+ * @param basis  row-major D x r orthonormal basis U (null when not requested)
  */
 record TaskSpan(int rows, int dim, int rank, double[] coords, double[] basis) {
     /** Relative threshold on the Gram eigenvalues below which a direction is dropped. */
     static final double RELATIVE_TOLERANCE = 1e-10;
 
     static TaskSpan of(double[] x, int n, int d) {
+        return of(x, n, d, true);
+    }
+
+    /** As {@link #of(double[], int, int)}; without {@code withBasis} only the coordinates are computed. */
+    static TaskSpan of(double[] x, int n, int d, boolean withBasis) {
         DMatrixRMaj xm = DMatrixRMaj.wrap(n, d, x);
         DMatrixRMaj gram = new DMatrixRMaj(n, n);
         CommonOps_DDRM.multOuter(xm, gram);
@@ -46,6 +51,9 @@ record TaskSpan(int rows, int dim, int rank, double[] coords, double[] basis) {
             for (int k = 0; k < r; k++) {
                 c[i * r + k] = v[i * n + k] * sigma[k];
             }
+        }
+        if (!withBasis) {
+            return new TaskSpan(n, d, r, c, null);
         }
         // U = X^T V_r diag(1/sigma) (D x r)
         DMatrixRMaj scaled = new DMatrixRMaj(n, r);

@@ -85,7 +85,8 @@ class BavardageTunerTest {
                 BavardageTuner.Grid.of().axis("no_such_param", "1"), validation()));
         assertThrows(InvalidParameterException.class, () -> t.tune(METHOD.defaults(),
                 BavardageTuner.Grid.of().axis("t_vb", "-1"), validation()));
-        assertThrows(InvalidParameterException.class, () -> BavardageTuner.Grid.of().axis("t_vb", "1").axis("t_vb", "2"));
+        assertThrows(InvalidParameterException.class,
+                () -> BavardageTuner.Grid.of().axis("t_vb", "1").axis("t_vb", "2"));
         assertThrows(InvalidParameterException.class, () -> t.tune(METHOD.defaults(), BavardageTuner.Grid.of(),
                 List.of()));
     }
