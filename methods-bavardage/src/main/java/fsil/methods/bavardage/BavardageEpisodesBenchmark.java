@@ -21,7 +21,9 @@ import java.util.Set;
 /**
  * Episodes per second of BAVARDAGE against its soft k-means initialisation alone, measured in the same run on the
  * same synthetic episodes (5-way 5-shot, Q = 75 at D = 640 by default), with the projected wall time of 10,000
- * episodes on 2 cores (assuming the two cores run independent episodes at the single-thread rate).
+ * episodes on 2 cores (assuming the two cores run independent episodes at the single-thread rate). The paper
+ * preprocessing row uses T_vb = 4 / base-per-class and s_max = 5 sqrt(base-per-class), the official values carried
+ * over to the scale of the pooled covariance (the code's scatter sums over the samples of a class).
  *
  * <p>Options (key=value): dim (640), ways (5), shots (5), queries (75, split evenly over the ways), episodes
  * (100, the pool solved per timed repetition), reps (5, round robin over the variants), warmups (1), base-classes
@@ -82,7 +84,10 @@ public final class BavardageEpisodesBenchmark implements Benchmark {
         Map<String, Map<String, String>> variants = new LinkedHashMap<>();
         variants.put("softkmeans (reference)", Map.of("variant", "softkmeans"));
         variants.put("bavardage, code preprocessing", Map.of());
-        variants.put("bavardage, paper preprocessing", Map.of("preprocessing", "paper"));
+        // The paper's pooled covariance is about 1/basePer of the code's scatter: rescale the official T_vb and
+        // s_max so that both preprocessings see the same whitened geometry.
+        variants.put("bavardage, paper preprocessing", Map.of("preprocessing", "paper",
+                "t_vb", Double.toString(4.0 / basePer), "s_max", Double.toString(5.0 * Math.sqrt(basePer))));
         variants.put("vb-no-plda, code preprocessing", Map.of("variant", "vb-no-plda"));
 
         out.printf(Locale.ROOT, "bavardage-episodes: %d-way %d-shot, Q=%d, D=%d, %d episodes per repetition, "
