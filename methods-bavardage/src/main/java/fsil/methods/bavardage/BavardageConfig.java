@@ -1,0 +1,74 @@
+package fsil.methods.bavardage;
+
+import fsil.api.InvalidParameterException;
+import fsil.api.Params;
+
+/**
+ * The resolved hyperparameters of one BAVARDAGE configuration: the preset with the individual overrides applied.
+ *
+ * @param variant             full method or one of the Table 2 ablations
+ * @param preprocessing       whitening as in the authors' code or as in the paper
+ * @param tKm                 soft k-means temperature (multiplies squared distances)
+ * @param nKm                 soft k-means rounds
+ * @param tVb                 VB likelihood precision, Lambda = tVb I
+ * @param sMax                upper bound of the whitening gains
+ * @param nStep               PLDA + VB iterations
+ * @param balanced            uniform mixture weights (balanced setting) instead of the Dirichlet posterior
+ * @param alpha0              symmetric Dirichlet prior of the mixture weights
+ * @param beta0               prior strength of the class means (prior precision beta0 Lambda)
+ * @param gamma               offset of the shrunk PLDA centroids, c_k = sum_n r_nk y_n / (N_k + gamma)
+ * @param supportInDirichlet  count the support rows in the Dirichlet posterior (paper Alg. 1) instead of the
+ *                            queries only (code)
+ * @param epsilonSoftmax      add float32 machine epsilon in the VB softmax as the authors' code does
+ */
+public record BavardageConfig(Variant variant, Preprocessing preprocessing, double tKm, int nKm, double tVb,
+                              double sMax, int nStep, boolean balanced, double alpha0, double beta0, double gamma,
+                              boolean supportInDirichlet, boolean epsilonSoftmax) {
+
+    /** Float32 machine epsilon (2^-23), the constant of the authors' softmax. */
+    public static final double FLOAT32_EPSILON = 0x1.0p-23;
+
+    public BavardageConfig {
+        positive("t_km", tKm);
+        positive("t_vb", tVb);
+        positive("s_max", sMax);
+        positive("alpha0", alpha0);
+        if (!(beta0 >= 0) || !(gamma >= 0)) {
+            throw new InvalidParameterException("beta0 and gamma must be >= 0, got beta0=" + beta0
+                    + ", gamma=" + gamma);
+        }
+        if (nKm < 1 || nStep < 1) {
+            throw new InvalidParameterException("n_km and n_step must be >= 1, got n_km=" + nKm + ", n_step=" + nStep);
+        }
+    }
+
+    private static void positive(String name, double v) {
+        if (!(v > 0) || Double.isInfinite(v)) {
+            throw new InvalidParameterException(name + " must be a finite value > 0, got " + v);
+        }
+    }
+
+    /** Resolves method parameters: preset values, replaced by every override that is not 0 / "preset". */
+    public static BavardageConfig from(Params p) {
+        Preset preset = Preset.byId(p.get(BavardageMethod.PRESET));
+        double tKm = orPreset(p.get(BavardageMethod.T_KM), preset.tKm());
+        double tVb = orPreset(p.get(BavardageMethod.T_VB), preset.tVb());
+        double sMax = orPreset(p.get(BavardageMethod.S_MAX), preset.sMax());
+        int nStep = p.get(BavardageMethod.N_STEP) == 0 ? preset.nStep() : p.get(BavardageMethod.N_STEP);
+        String mixture = p.get(BavardageMethod.MIXTURE);
+        boolean balanced = switch (mixture) {
+            case "balanced" -> true;
+            case "unbalanced" -> false;
+            default -> preset.balanced();
+        };
+        return new BavardageConfig(Variant.byId(p.get(BavardageMethod.VARIANT)),
+                Preprocessing.byId(p.get(BavardageMethod.PREPROCESSING)), tKm, p.get(BavardageMethod.N_KM), tVb, sMax,
+                nStep, balanced, p.get(BavardageMethod.ALPHA0), p.get(BavardageMethod.BETA0),
+                p.get(BavardageMethod.GAMMA), p.get(BavardageMethod.DIRICHLET_COUNTS).equals("all"),
+                p.get(BavardageMethod.EPS_SOFTMAX));
+    }
+
+    private static double orPreset(double value, double presetValue) {
+        return value == 0 ? presetValue : value;
+    }
+}

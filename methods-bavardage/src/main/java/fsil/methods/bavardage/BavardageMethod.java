@@ -1,0 +1,109 @@
+package fsil.methods.bavardage;
+
+import fsil.api.Background;
+import fsil.api.Capability;
+import fsil.api.Learner;
+import fsil.api.Method;
+import fsil.api.Param;
+import fsil.api.Params;
+
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * BAVARDAGE (Hu, Pateux, Gripon, AISTATS 2023): transductive few-shot classification by a variational Bayes
+ * Gaussian mixture in a (K-1)-dimensional PLDA subspace that is re-estimated at every iteration, initialised by
+ * soft k-means. See the module README for the algorithm, the parameters and the decisions on the spec's
+ * ambiguities.
+ *
+ * <p>{@link #learner} computes what depends only on the base classes once (the base mean and a factorisation of
+ * the within-class scatter, {@link BaseStatistics}); every task then costs one triangular solve with the task's
+ * N-dimensional span and small N x N and (K-1)-dimensional work.
+ */
+public final class BavardageMethod implements Method {
+    public static final Param<String> VARIANT = Param.choice("variant", "bavardage",
+            "bavardage = soft k-means init + PLDA + VB (the full method); vb-no-plda = VB on the normalised features "
+                    + "without whitening and projection; softkmeans = the initialisation only (paper Table 2)",
+            "bavardage", "vb-no-plda", "softkmeans");
+    public static final Param<String> PREPROCESSING = Param.choice("preprocessing", "code",
+            "code = as the authors' code: base-mean centring, L2, per-task span, whitening with the code's base "
+                    + "scatter restricted to the span; paper = Eq. 6-7: pooled base covariance, global sphering",
+            "code", "paper");
+    public static final Param<String> PRESET = Param.choice("preset", "official",
+            "named values of T_km, T_vb, s_max, n_step and the mixture model: official = the authors' code "
+                    + "defaults (10, 4, 5, 5, unbalanced, same as cub-unbalanced); the others are the paper's "
+                    + "settings (mini also for FC100 and CIFAR-FS)", Preset.ids());
+    public static final Param<Double> T_KM = Param.real("t_km", 0, 0, 1e9,
+            "soft k-means temperature multiplying squared distances; 0 = the preset's value");
+    public static final Param<Double> T_VB = Param.real("t_vb", 0, 0, 1e9,
+            "VB likelihood precision, Lambda = T_vb I; 0 = the preset's value");
+    public static final Param<Double> S_MAX = Param.real("s_max", 0, 0, 1e12,
+            "upper bound of the whitening gains; 0 = the preset's value (use a large value for no clamping)");
+    public static final Param<Integer> N_STEP = Param.integer("n_step", 0, 0, 10_000,
+            "number of PLDA + VB iterations; 0 = the preset's value (5)");
+    public static final Param<Integer> N_KM = Param.integer("n_km", 5, 1, 10_000,
+            "number of soft k-means rounds (5 in the authors' code)");
+    public static final Param<String> MIXTURE = Param.choice("mixture", "preset",
+            "balanced = uniform mixture weights; unbalanced = Dirichlet posterior weights (digamma terms); "
+                    + "preset = as the preset says", "preset", "balanced", "unbalanced");
+    public static final Param<Double> ALPHA0 = Param.real("alpha0", 2.0, 1e-9, 1e9,
+            "symmetric Dirichlet prior of the mixture weights (unbalanced setting)");
+    public static final Param<Double> BETA0 = Param.real("beta0", 10.0, 0, 1e9,
+            "prior strength of the class means, mu_k ~ N(0, (beta0 Lambda)^-1); the prior mean m0 is the origin, "
+                    + "i.e. the base mean");
+    public static final Param<Double> GAMMA = Param.real("gamma", 10.0, 0, 1e9,
+            "offset of the shrunk PLDA centroids sum_n r_nk y_n / (N_k + gamma); the code uses the same variable "
+                    + "for gamma and beta0, so change both together to follow it");
+    public static final Param<String> DIRICHLET_COUNTS = Param.choice("dirichlet_counts", "queries",
+            "which rows count in the Dirichlet posterior alpha_k: queries = alpha0 + query counts (code; the "
+                    + "support composition is fixed, not drawn from pi); all = alpha0 + N_k (paper Alg. 1)",
+            "queries", "all");
+    public static final Param<Boolean> EPS_SOFTMAX = Param.bool("eps_softmax", false,
+            "add float32 epsilon 2^-23 in the VB softmax as the authors' code does (probabilities renormalised "
+                    + "for the output)");
+
+    private static final List<Param<?>> PARAMETERS = List.of(VARIANT, PREPROCESSING, PRESET, T_KM, T_VB, S_MAX,
+            N_STEP, N_KM, MIXTURE, ALPHA0, BETA0, GAMMA, DIRICHLET_COUNTS, EPS_SOFTMAX);
+
+    @Override
+    public String id() {
+        return "bavardage";
+    }
+
+    @Override
+    public String description() {
+        return "Transductive few-shot: soft k-means init, adaptive PLDA dimension reduction, variational Bayes GMM";
+    }
+
+    @Override
+    public String reference() {
+        return "Hu, Pateux, Gripon: Adaptive Dimension Reduction and Variational Inference for Transductive "
+                + "Few-Shot Classification, AISTATS 2023";
+    }
+
+    @Override
+    public Set<Capability> capabilities() {
+        return EnumSet.of(Capability.TRANSDUCTIVE_FEWSHOT);
+    }
+
+    @Override
+    public List<Param<?>> parameters() {
+        return PARAMETERS;
+    }
+
+    /**
+     * @throws fsil.api.FsilException when the background has no base classes
+     */
+    @Override
+    public Learner learner(Params params, Background background) {
+        BavardageConfig config = BavardageConfig.from(params);
+        return learner(config, BaseStatistics.fromBase(background.base(), config.preprocessing()));
+    }
+
+    /** A learner from precomputed base statistics (lets a tuner share them between configurations). */
+    public static Learner learner(BavardageConfig config, BaseStatistics base) {
+        BavardageSolver solver = new BavardageSolver(config, base);
+        return ctx -> new BavardageSession(solver, ctx.jointQueries());
+    }
+}
