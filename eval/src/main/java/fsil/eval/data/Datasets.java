@@ -16,7 +16,8 @@ import java.util.List;
 /**
  * The entry point of the data layer: loads a dataset by name and applies a backbone, and lists the catalog.
  * <p>
- * Names: the built-in datasets ({@code digits}); {@code dir:/path} for a user feature directory (see
+ * Names: the built-in datasets {@code digits}, {@code fashion-mnist}, {@code glyphs[:...]} (see
+ * {@link GlyphsDataset}) and {@code synthetic[:...]} (see {@link SyntheticDataset}); {@code dir:/path} for a user feature directory (see
  * {@link FeatureDirectoryDataset}); {@code file:/path} for one labelled .npz/.csv/.tsv/.arff file (see
  * {@link FileDataset}).
  */
@@ -103,10 +104,15 @@ public final class Datasets {
 
     /** One catalog row per built-in dataset; never throws for missing packages (it reports them). */
     public static List<DatasetInfo> catalog() {
+        return catalog(defaultCacheDir());
+    }
+
+    /** The catalog, with cache locations under {@code cacheDir}. */
+    public static List<DatasetInfo> catalog(Path cacheDir) {
         List<DatasetInfo> out = new ArrayList<>();
         out.add(DigitsDataset.info());
         out.add(FashionMnistDataset.info());
-        out.add(GlyphsDataset.info(defaultCacheDir()));
+        out.add(GlyphsDataset.info(cacheDir));
         out.add(SyntheticDataset.info());
         return out;
     }

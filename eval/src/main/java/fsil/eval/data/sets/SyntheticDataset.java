@@ -35,7 +35,7 @@ import java.util.stream.IntStream;
  * {@code per_class} (training samples per class, 50), {@code test_per_class} (20), {@code rank} (16, at most dim),
  * {@code sep} (2.0), {@code noise} (0.5) and {@code seed} (1), e.g.
  * {@code synthetic:classes=10000,dim=64,per_class=20,rank=16,sep=3}. Base classes are the first half of the class
- * ids, novel classes the second half; no validation classes and no FSCIL sessions.
+ * ids, novel classes the second half; no validation classes; FSCIL sessions by rule (see {@link #fscil}).
  */
 public final class SyntheticDataset {
     public static final String NAME = "synthetic";
@@ -224,10 +224,31 @@ public final class SyntheticDataset {
         }
         int half = p.classes() / 2;
         SplitSet splits = new SplitSet(IntStream.range(0, half).toArray(), new int[0],
-                IntStream.range(half, p.classes()).toArray(), Optional.empty());
+                IntStream.range(half, p.classes()).toArray(), Optional.of(fscil(p, half)));
         return new RawDataset(p.name(), ClassTable.numbered(p.classes()),
                 new LabeledData(FeatureMatrix.wrap(nTrain, d, xTrain), yTrain),
                 new LabeledData(FeatureMatrix.wrap(nTest, d, xTest), yTest), splits, 0);
+    }
+
+    /**
+     * FSCIL sessions by rule (the data are generated, so nothing needs committing): base = the base classes, then
+     * the novel classes in id order in sessions of 5 (the last may be smaller), each with its first
+     * min(5, per_class) training samples as shots.
+     */
+    static SplitSet.FscilSplit fscil(Params p, int half) {
+        int shots = Math.min(5, p.perClass());
+        java.util.List<int[]> sessions = new java.util.ArrayList<>();
+        for (int from = half; from < p.classes(); from += 5) {
+            int to = Math.min(p.classes(), from + 5);
+            int[] rows = new int[(to - from) * shots];
+            for (int c = from; c < to; c++) {
+                for (int s = 0; s < shots; s++) {
+                    rows[(c - from) * shots + s] = c * p.perClass() + s;
+                }
+            }
+            sessions.add(rows);
+        }
+        return new SplitSet.FscilSplit(IntStream.range(0, half).toArray(), sessions);
     }
 
     public static DatasetInfo info() {
@@ -238,7 +259,8 @@ public final class SyntheticDataset {
                 + " noise; parameters synthetic:classes=10,dim=64,per_class=50,test_per_class=20,rank=16,sep=2.0,"
                 + "noise=0.5,seed=1 (shown: defaults)", true, "generated in memory on load", tr + te,
                 p.classes(), p.dim(), tr, te, List.of("base/validation/novel: first half / none / second half of the"
-                + " class ids", "class order (order_seed 1993, numpy-compatible, computed)"),
+                + " class ids", "class order (order_seed 1993, numpy-compatible, computed)",
+                "fscil: base classes + sessions of 5 novel classes x 5 shots (by rule)"),
                 "generated; no licence restrictions");
     }
 }

@@ -95,6 +95,19 @@ class SyntheticDatasetTest {
     }
 
     @Test
+    void fscilSessionsByRule() {
+        RawDataset raw = SyntheticDataset.generate(SyntheticDataset.parse("classes=22,dim=3,per_class=6"));
+        var f = raw.splits().fscil().orElseThrow();
+        assertArrayEquals(raw.splits().base(), f.baseClasses());
+        assertEquals(3, f.sessionSamples().size()); // 11 novel classes: 5 + 5 + 1
+        assertEquals(25, f.sessionSamples().get(0).length);
+        assertEquals(5, f.sessionSamples().get(2).length);
+        for (int i : f.sessionSamples().get(2)) {
+            assertEquals(21, raw.train().labels()[i]);
+        }
+    }
+
+    @Test
     void rejectsBadParameters() {
         assertThrows(FsilException.class, () -> SyntheticDataset.parse("classes=1"));
         assertThrows(FsilException.class, () -> SyntheticDataset.parse("dim=4,rank=5"));

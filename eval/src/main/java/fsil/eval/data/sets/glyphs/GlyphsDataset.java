@@ -327,7 +327,44 @@ public final class GlyphsDataset {
         return new RawDataset(p.name(), new ClassTable(names, groups),
                 new LabeledData(FeatureMatrix.wrap(k * train, px, xTrain), yTrain),
                 new LabeledData(FeatureMatrix.wrap(k * test, px, xTest), yTest),
-                new SplitSet(base, val, novel, java.util.Optional.empty()), GlyphRenderer.SIDE);
+                new SplitSet(base, val, novel, fscil(meta, base, train)), GlyphRenderer.SIDE);
+    }
+
+    /** Shots per class of an FSCIL session. */
+    public static final int FSCIL_SHOTS = 5;
+
+    /**
+     * The committed FSCIL sessions ({@code fsil/splits/glyphs/fscil_sessions.txt}: one line {@code session U+XXXX
+     * ...} per session, the session's classes by code point), resolved against the generated classes: base = all
+     * background classes present; the shots of a class are its first {@value #FSCIL_SHOTS} training instances
+     * (instances are independent random renderings, so the first ones are as good as a random draw). Empty when a
+     * listed character is not available with the installed fonts or the requested scripts.
+     */
+    static java.util.Optional<SplitSet.FscilSplit> fscil(Meta meta, int[] base, int trainPerClass) {
+        if (!SplitFiles.hasResource(NAME, "fscil_sessions.txt")) {
+            return java.util.Optional.empty();
+        }
+        Map<String, Integer> ids = new java.util.HashMap<>();
+        for (MetaClass mc : meta.classes) {
+            ids.put(mc.codepoint, mc.id);
+        }
+        int shots = Math.min(FSCIL_SHOTS, trainPerClass);
+        List<int[]> sessions = new ArrayList<>();
+        for (String line : SplitFiles.resourceLines(NAME, "fscil_sessions.txt")) {
+            String[] parts = line.split("\\s+");
+            List<Integer> rows = new ArrayList<>();
+            for (int i = 1; i < parts.length; i++) {
+                Integer c = ids.get(parts[i]);
+                if (c == null) {
+                    return java.util.Optional.empty();
+                }
+                for (int s = 0; s < shots; s++) {
+                    rows.add(c * trainPerClass + s);
+                }
+            }
+            sessions.add(rows.stream().mapToInt(Integer::intValue).toArray());
+        }
+        return java.util.Optional.of(new SplitSet.FscilSplit(base, sessions));
     }
 
     private static int[] idsOf(List<String> groups, List<String> scripts) {

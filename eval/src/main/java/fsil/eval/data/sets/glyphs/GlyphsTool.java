@@ -64,6 +64,34 @@ public final class GlyphsTool {
         }
     }
 
+    /** Number of FSCIL sessions after the base session, and their ways (Tao et al.'s CIFAR/mini setting). */
+    public static final int FSCIL_SESSIONS = 8;
+    public static final int FSCIL_WAYS = 5;
+
+    /**
+     * Writes {@code fscil_sessions.txt}: {@value #FSCIL_SESSIONS} sessions of {@value #FSCIL_WAYS} classes drawn
+     * without replacement from the evaluation-script classes of the default dataset (class ids shuffled with
+     * stream {@code derive(1993, "glyph-fscil")}), each listed by code point.
+     */
+    static void writeFscil(Path file, Path cacheDir) {
+        RawDataset raw = GlyphsDataset.load(GlyphsDataset.Params.defaults(), cacheDir);
+        int[] novel = raw.splits().novel();
+        int[] perm = RandomStreams.permutation(novel.length, RandomStreams.create(RandomStreams.derive(1993,
+                "glyph-fscil")));
+        StringBuilder sb = new StringBuilder("# glyphs FSCIL: " + FSCIL_SESSIONS + " sessions of " + FSCIL_WAYS
+                + "-way " + GlyphsDataset.FSCIL_SHOTS + "-shot novel classes after the base session (all background"
+                + " classes).\n# Classes by code point; produced by GlyphsTool.writeFscil (see its javadoc).\n");
+        for (int s = 0; s < FSCIL_SESSIONS; s++) {
+            sb.append("session");
+            for (int w = 0; w < FSCIL_WAYS; w++) {
+                String name = raw.classes().name(novel[perm[s * FSCIL_WAYS + w]]);
+                sb.append(' ').append(name, 0, name.indexOf(' '));
+            }
+            sb.append('\n');
+        }
+        AtomicFiles.writeString(file, sb.toString());
+    }
+
     /** Writes a contact sheet of {@code classes} classes (rows, spread evenly over the ids) x {@code instances}. */
     public static void contactSheet(RawDataset raw, Path png, int classes, int instances) {
         int side = raw.imageSide();
@@ -108,7 +136,9 @@ public final class GlyphsTool {
                 contactSheet(raw, Path.of(args[1]), args.length > 3 ? Integer.parseInt(args[3]) : 16,
                         args.length > 4 ? Integer.parseInt(args[4]) : 15);
             }
-            default -> throw new IllegalArgumentException("commands: splits DIR | contact-sheet PNG CACHE_DIR");
+            case "fscil" -> writeFscil(Path.of(args[1]), Path.of(args[2]));
+            default -> throw new IllegalArgumentException("commands: splits DIR | contact-sheet PNG CACHE_DIR"
+                    + " | fscil FILE CACHE_DIR");
         }
     }
 }

@@ -115,6 +115,37 @@ class GlyphsDatasetTest {
     }
 
     @Test
+    void committedFscilSessionsResolveToEvaluationClassShots() {
+        List<String> lines = fsil.eval.data.split.SplitFiles.resourceLines("glyphs", "fscil_sessions.txt");
+        assertEquals(GlyphsTool.FSCIL_SESSIONS, lines.size());
+        GlyphsDataset.Meta meta = new GlyphsDataset.Meta();
+        meta.classes = new java.util.ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (String line : lines) {
+            String[] parts = line.split(" ");
+            assertEquals("session", parts[0]);
+            assertEquals(GlyphsTool.FSCIL_WAYS, parts.length - 1);
+            for (int i = 1; i < parts.length; i++) {
+                assertTrue(seen.add(parts[i]), "classes are drawn without replacement");
+                int cp = Integer.parseInt(parts[i].substring(2), 16);
+                assertTrue(GlyphsDataset.ScriptSplit.committed().evaluation()
+                        .contains(Character.UnicodeScript.of(cp).name()), parts[i] + " is from an evaluation script");
+                GlyphsDataset.MetaClass mc = new GlyphsDataset.MetaClass();
+                mc.id = meta.classes.size();
+                mc.codepoint = parts[i];
+                meta.classes.add(mc);
+            }
+        }
+        var f = GlyphsDataset.fscil(meta, new int[]{7}, 15).orElseThrow();
+        assertArrayEquals(new int[]{7}, f.baseClasses());
+        assertEquals(GlyphsTool.FSCIL_SESSIONS, f.sessionSamples().size());
+        // class 0's shots are its first five training rows 0..4; class 1 starts at row 15
+        assertArrayEquals(new int[]{0, 1, 2, 3, 4, 15, 16, 17, 18, 19}, java.util.Arrays.copyOf(f.sessionSamples().get(0), 10));
+        meta.classes.remove(3);
+        assertTrue(GlyphsDataset.fscil(meta, new int[]{7}, 15).isEmpty(), "a missing class disables FSCIL");
+    }
+
+    @Test
     void rejectsUnknownScriptsAndOptions() {
         assertTrue(assertThrows(FsilException.class, () -> GlyphsDataset.parse("scripts=KLINGON")).getMessage()
                 .contains("valid scripts"));
