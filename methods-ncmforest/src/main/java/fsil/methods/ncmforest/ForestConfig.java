@@ -23,7 +23,8 @@ record ForestConfig(
         ReservoirPolicy rustInsertion,
         boolean rustAllNodes,
         boolean bagging,
-        double leafPrior) {
+        double leafPrior,
+        boolean standardize) {
 
     ForestConfig {
         if (strategy == Strategy.RUST && split != SplitKind.NCM) {
@@ -50,7 +51,8 @@ record ForestConfig(
                 ReservoirPolicy.of(p.get(NcmForestMethod.RUST_INSERTION)),
                 p.get(NcmForestMethod.RUST_NODES).equals("all"),
                 p.get(NcmForestMethod.BAGGING),
-                p.get(NcmForestMethod.LEAF_PRIOR));
+                p.get(NcmForestMethod.LEAF_PRIOR),
+                p.get(NcmForestMethod.STANDARDIZE).equals("initial"));
     }
 
     /** Minimum number of samples in each child of a split (mu under the min-leaf rule, 1 under min-split). */

@@ -81,9 +81,16 @@ public final class NcmForestMethod implements Method {
             "Laplace pseudo-count a added to every learned class in every leaf: P_l(k) = (n_l(k)+a)/(|S^l|+a C). "
                     + "0 = the paper's unsmoothed leaf distribution (a class absent from a leaf gets 0)");
 
+    static final Param<String> STANDARDIZE = Param.choice("standardize", "none",
+            "feature whitening inside the method. none: use the features as given. initial: whiten every feature by "
+                    + "the mean and standard deviation of the first learn() call's data and apply that transform to all "
+                    + "later training and query data (paper Sec. 5; the paper's retrain baseline instead re-estimated "
+                    + "it on all data)",
+            "none", "initial");
+
     static final List<Param<?>> PARAMETERS = List.of(TREES, CANDIDATES, MIN_LEAF, MU_RULE, MAX_DEPTH, SUBSET_SIZE,
             SUBSET_FRACTION, SPLIT, AXIS_FEATURES, STRATEGY, PI, SELECTION, RUST_INSERTION, RUST_NODES, BAGGING,
-            LEAF_PRIOR);
+            LEAF_PRIOR, STANDARDIZE);
 
     @Override
     public String id() {

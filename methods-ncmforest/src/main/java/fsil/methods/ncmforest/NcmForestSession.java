@@ -38,6 +38,7 @@ final class NcmForestSession implements Session {
     private final TreeUpdater updater;
     private final RustUpdate rust;
     private Tree[] trees;
+    private Standardizer standardizer;
     private int learnCount;
     private final Map<String, Double> trainDiagnostics = new LinkedHashMap<>();
     private final Map<String, Double> testDiagnostics = new LinkedHashMap<>();
@@ -65,7 +66,14 @@ final class NcmForestSession implements Session {
         long t0 = System.nanoTime();
         int classesBefore = classIndex.size();
         int[] internal = classIndex.intern(data.labels());
-        int first = store.append(data.features(), internal);
+        FeatureMatrix features = data.features();
+        if (cfg.standardize()) {
+            if (standardizer == null) {
+                standardizer = Standardizer.fit(features);
+            }
+            features = standardizer.apply(features);
+        }
+        int first = store.append(features, internal);
         int n = store.size();
         int c = classIndex.size();
         boolean[] isNew = new boolean[c];
@@ -132,7 +140,8 @@ final class NcmForestSession implements Session {
         for (int i = 0; i < order.length; i++) {
             order[i] = i;
         }
-        return Prediction.of(classIndex.sortedGlobal(), posteriors(queries, order));
+        FeatureMatrix q = standardizer == null ? queries : standardizer.apply(queries);
+        return Prediction.of(classIndex.sortedGlobal(), posteriors(q, order));
     }
 
     /**
