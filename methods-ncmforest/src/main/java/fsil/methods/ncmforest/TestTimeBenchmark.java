@@ -28,7 +28,7 @@ public final class TestTimeBenchmark implements Benchmark {
         d.put("classes", "1000");
         d.put("dim", "1000");
         d.put("rank", "64");
-        d.put("spread", "0.5");
+        d.put("spread", "1.0");
         d.put("noise", "1.0");
         d.put("per_class", "20");
         d.put("test", "1000");
