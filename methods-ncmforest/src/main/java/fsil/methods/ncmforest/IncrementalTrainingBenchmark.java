@@ -63,7 +63,7 @@ public final class IncrementalTrainingBenchmark implements Benchmark {
         long seed = o.integer("seed", 0);
         SyntheticClasses gen = new SyntheticClasses(o.integer("dim", 1), o.integer("rank", 1), o.real("spread", 0),
                 o.real("noise", 0), o.integer("modes", 1), seed);
-        int[] all = TestOrder.range(classes);
+        int[] all = classIds(classes);
         LabeledData train = gen.sample(all, o.integer("per_class", 1), 0);
         LabeledData test = gen.sample(all, o.integer("test_per_class", 1), 1);
         int[] order = RandomStreams.permutation(classes, RandomStreams.create(RandomStreams.derive(seed, "order")));
@@ -131,17 +131,12 @@ public final class IncrementalTrainingBenchmark implements Benchmark {
         return sb.toString();
     }
 
-    /** Class id helpers. */
-    static final class TestOrder {
-        private TestOrder() {
+    /** The class ids 0..n-1. */
+    static int[] classIds(int n) {
+        int[] r = new int[n];
+        for (int i = 0; i < n; i++) {
+            r[i] = i;
         }
-
-        static int[] range(int n) {
-            int[] r = new int[n];
-            for (int i = 0; i < n; i++) {
-                r[i] = i;
-            }
-            return r;
-        }
+        return r;
     }
 }

@@ -61,7 +61,7 @@ public final class TestTimeBenchmark implements Benchmark {
         long seed = o.integer("seed", 0);
         SyntheticClasses gen = new SyntheticClasses(dim, o.integer("rank", 1), o.real("spread", 0), o.real("noise", 0),
                 seed);
-        int[] all = IncrementalTrainingBenchmark.TestOrder.range(classes);
+        int[] all = IncrementalTrainingBenchmark.classIds(classes);
         LabeledData train = gen.sample(all, o.integer("per_class", 1), 0);
         int perClassTest = Math.max(1, (o.integer("test", 1) + classes - 1) / classes);
         LabeledData test = gen.sample(all, perClassTest, 1);
