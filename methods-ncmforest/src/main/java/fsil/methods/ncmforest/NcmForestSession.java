@@ -1,0 +1,311 @@
+package fsil.methods.ncmforest;
+
+import fsil.api.FeatureMatrix;
+import fsil.api.FsilException;
+import fsil.api.InvalidDataException;
+import fsil.api.LabeledData;
+import fsil.api.Prediction;
+import fsil.api.Session;
+import fsil.api.SessionContext;
+import fsil.core.random.RandomStreams;
+import org.apache.commons.rng.sampling.distribution.PoissonSampler;
+
+import java.util.ArrayDeque;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.IntConsumer;
+
+/**
+ * One NCM forest learning a stream of class chunks. The first learn() trains T trees from scratch; every later
+ * call applies the configured {@link Strategy} to each tree. Trees are trained and updated in parallel through
+ * the context's executor, each with its own seed {@code derive(derive(seed, learnIndex), tree)}; predictions are
+ * accumulated per query over the trees in a fixed order, so no number depends on the thread count.
+ *
+ * <p>All training samples are kept (the paper's setting, needed by IGT, RTST and RUST) and counted in
+ * {@link #memoryBytes()}.
+ */
+final class NcmForestSession implements Session {
+    private static final int PREDICT_BLOCK = 64;
+
+    private final ForestConfig cfg;
+    private final SessionContext ctx;
+    private final SampleStore store;
+    private final ClassIndex classIndex = new ClassIndex();
+    private final TreeGrower grower;
+    private final TreeUpdater updater;
+    private final RustUpdate rust;
+    private Tree[] trees;
+    private Standardizer standardizer;
+    private int learnCount;
+    private final Map<String, Double> trainDiagnostics = new LinkedHashMap<>();
+    private final Map<String, Double> testDiagnostics = new LinkedHashMap<>();
+    private long memory;
+
+    NcmForestSession(ForestConfig cfg, SessionContext ctx) {
+        this.cfg = cfg;
+        this.ctx = ctx;
+        this.store = new SampleStore(ctx.dimension());
+        this.grower = new TreeGrower(SplitSearch.of(cfg.split()));
+        this.updater = new TreeUpdater(grower);
+        this.rust = new RustUpdate(grower);
+    }
+
+    @Override
+    public void learn(LabeledData data) {
+        data.requireFinite("training features");
+        if (data.dimension() != store.dim()) {
+            throw new InvalidDataException("training features have dimension " + data.dimension()
+                    + " but the session was created for dimension " + store.dim());
+        }
+        if (data.isEmpty()) {
+            return;
+        }
+        long t0 = System.nanoTime();
+        int classesBefore = classIndex.size();
+        int[] internal = classIndex.intern(data.labels());
+        FeatureMatrix features = data.features();
+        if (cfg.standardize()) {
+            if (standardizer == null) {
+                standardizer = Standardizer.fit(features);
+            }
+            features = standardizer.apply(features);
+        }
+        int first = store.append(features, internal);
+        int n = store.size();
+        int c = classIndex.size();
+        boolean[] isNew = new boolean[c];
+        for (int k = classesBefore; k < c; k++) {
+            isNew[k] = true;
+        }
+        long learnSeed = RandomStreams.derive(ctx.seed(), learnCount);
+        Entropy entropy = new Entropy(n + 1);
+        int t = cfg.trees();
+        boolean fresh = trees == null || cfg.strategy() == Strategy.RETRAIN;
+        Tree[] next = fresh ? new Tree[t] : trees;
+        TreeWork[] works = new TreeWork[t];
+        forEach(t, i -> {
+            TreeWork w = new TreeWork(cfg, store, c, entropy, RandomStreams.derive(learnSeed, i));
+            works[i] = w;
+            if (fresh) {
+                next[i] = grower.train(bag(0, n, w), w);
+                return;
+            }
+            int[] entries = bag(first, n, w);
+            switch (cfg.strategy()) {
+                case ULS -> updater.updateLeafStatistics(next[i], entries, w);
+                case IGT -> updater.growTrees(next[i], entries, w);
+                case RTST -> updater.retrainSubtrees(next[i], entries, w);
+                case RUST -> rust.apply(next[i], entries, isNew, n, w);
+                default -> throw new AssertionError(cfg.strategy());
+            }
+        });
+        trees = next;
+        learnCount++;
+        recordTraining(works, (System.nanoTime() - t0) * 1e-9, fresh);
+    }
+
+    /** Sample references [from, to) for one tree: each once, or Poisson(1) times under online bagging. */
+    private int[] bag(int from, int to, TreeWork w) {
+        if (!cfg.bagging()) {
+            int[] r = new int[to - from];
+            for (int i = 0; i < r.length; i++) {
+                r[i] = from + i;
+            }
+            return r;
+        }
+        org.apache.commons.rng.sampling.distribution.DiscreteSampler poisson = PoissonSampler.of(w.bagRng, 1.0);
+        IntList out = new IntList(to - from);
+        for (int i = from; i < to; i++) {
+            for (int k = poisson.sample(); k > 0; k--) {
+                out.add(i);
+            }
+        }
+        return out.toArray();
+    }
+
+    @Override
+    public Prediction predict(FeatureMatrix queries) {
+        queries.requireFinite("query features");
+        if (trees == null) {
+            throw new FsilException("predict() was called before learn(): the NCM forest has no classes yet");
+        }
+        if (queries.cols() != store.dim()) {
+            throw new InvalidDataException("query features have dimension " + queries.cols()
+                    + " but the session was trained on dimension " + store.dim());
+        }
+        int[] order = new int[trees.length];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        FeatureMatrix q = standardizer == null ? queries : standardizer.apply(queries);
+        return Prediction.of(classIndex.sortedGlobal(), posteriors(q, order));
+    }
+
+    /**
+     * Forest posteriors, row-major queries x classes (sorted global ids): the average over the trees, taken in
+     * {@code treeOrder}, of the class distributions of the leaves reached. A leaf's distribution is
+     * (n_l(k) + a) / (|S^l| + a C) with a = leaf_prior (0 by default: a class absent from a leaf gets 0); an
+     * empty leaf (possible only for an empty bag) gives the uniform distribution.
+     */
+    double[] posteriors(FeatureMatrix queries, int[] treeOrder) {
+        int n = queries.rows();
+        int c = classIndex.size();
+        int[] colOf = classIndex.columnOfInternal();
+        double[] p = new double[n * c];
+        float[] q = queries.rawData();
+        int d = queries.cols();
+        double prior = cfg.leafPrior();
+        int blocks = (n + PREDICT_BLOCK - 1) / PREDICT_BLOCK;
+        long[] comparisons = new long[blocks];
+        long[] depths = new long[blocks];
+        forEach(blocks, b -> {
+            int end = Math.min(n, (b + 1) * PREDICT_BLOCK);
+            long comp = 0;
+            long dep = 0;
+            for (int i = b * PREDICT_BLOCK; i < end; i++) {
+                int off = i * d;
+                int row = i * c;
+                double uniform = 0;
+                for (int t : treeOrder) {
+                    Node node = trees[t].root;
+                    while (!node.isLeaf()) {
+                        comp += node.split.comparisons();
+                        node = node.split.goesRight(q, off) ? node.right : node.left;
+                    }
+                    dep += node.depth;
+                    if (node.total == 0) {
+                        uniform += 1.0 / c;
+                        continue;
+                    }
+                    double z = node.total + prior * c;
+                    for (int k = 0; k < node.classes.length; k++) {
+                        p[row + colOf[node.classes[k]]] += node.counts[k] / z;
+                    }
+                    if (prior > 0) {
+                        uniform += prior / z;
+                    }
+                }
+                double scale = 1.0 / treeOrder.length;
+                for (int k = 0; k < c; k++) {
+                    p[row + k] = (p[row + k] + uniform) * scale;
+                }
+            }
+            comparisons[b] = comp;
+            depths[b] = dep;
+        });
+        long comp = 0;
+        long dep = 0;
+        for (int b = 0; b < blocks; b++) {
+            comp += comparisons[b];
+            dep += depths[b];
+        }
+        testDiagnostics.clear();
+        if (n > 0) {
+            double per = (double) n * treeOrder.length;
+            testDiagnostics.put("test_cost", comp / per);
+            testDiagnostics.put("test_path_depth", dep / per);
+        }
+        return p;
+    }
+
+    /** Runs body(0..count-1) on the context's executor and waits; results are combined by the caller in order. */
+    private void forEach(int count, IntConsumer body) {
+        CompletableFuture<?>[] futures = new CompletableFuture<?>[count];
+        for (int i = 0; i < count; i++) {
+            int task = i;
+            futures[i] = CompletableFuture.runAsync(() -> body.accept(task), ctx.executor());
+        }
+        try {
+            CompletableFuture.allOf(futures).join();
+        } catch (CompletionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException re) {
+                throw re;
+            }
+            if (cause instanceof Error err) {
+                throw err;
+            }
+            throw e;
+        }
+    }
+
+    private void recordTraining(TreeWork[] works, double seconds, boolean fresh) {
+        TreeWork total = works[0];
+        for (int i = 1; i < works.length; i++) {
+            total.addCounters(works[i]);
+        }
+        trainDiagnostics.clear();
+        trainDiagnostics.put("train_seconds", seconds);
+        trainDiagnostics.put("train_from_scratch", fresh ? 1.0 : 0.0);
+        trainDiagnostics.put("train_comparisons", (double) total.distanceEvals);
+        trainDiagnostics.put("train_nodes_trained", (double) total.nodesTrained);
+        trainDiagnostics.put("train_candidates_scored", (double) total.candidatesScored);
+        trainDiagnostics.put("train_nodes_selected", (double) total.nodesSelected);
+        trainDiagnostics.put("train_nodes_cut", (double) total.nodesCut);
+        trainDiagnostics.put("train_nodes_updated", (double) total.nodesUpdated);
+        trainDiagnostics.put("train_samples_moved", (double) total.samplesMoved);
+        long leaves = 0;
+        long nodes = 0;
+        long depthSum = 0;
+        int depthMax = 0;
+        long mem = store.memoryBytes();
+        for (Tree tr : trees) {
+            ArrayDeque<Node> stack = new ArrayDeque<>();
+            stack.push(tr.root);
+            while (!stack.isEmpty()) {
+                Node nd = stack.pop();
+                nodes++;
+                mem += 40;
+                if (nd.isLeaf()) {
+                    leaves++;
+                    depthSum += nd.depth;
+                    depthMax = Math.max(depthMax, nd.depth);
+                    mem += 4L * nd.samples.length + 4L * nd.classes.length + 4L * nd.counts.length + 48;
+                } else {
+                    mem += nd.split.memoryBytes();
+                    stack.push(nd.right);
+                    stack.push(nd.left);
+                }
+            }
+        }
+        trainDiagnostics.put("leaf_depth_mean", depthSum / (double) leaves);
+        trainDiagnostics.put("leaf_depth_max", (double) depthMax);
+        trainDiagnostics.put("leaves_per_tree", leaves / (double) trees.length);
+        trainDiagnostics.put("nodes_per_tree", nodes / (double) trees.length);
+        trainDiagnostics.put("classes", (double) classIndex.size());
+        trainDiagnostics.put("samples", (double) store.size());
+        memory = mem;
+    }
+
+    @Override
+    public long memoryBytes() {
+        return memory;
+    }
+
+    @Override
+    public Map<String, Double> diagnostics() {
+        Map<String, Double> out = new LinkedHashMap<>(trainDiagnostics);
+        out.putAll(testDiagnostics);
+        return Collections.unmodifiableMap(out);
+    }
+
+    // --- package-private views for tests -------------------------------------------------------------------------
+    Tree[] trees() {
+        return trees;
+    }
+
+    SampleStore store() {
+        return store;
+    }
+
+    ClassIndex classIndex() {
+        return classIndex;
+    }
+
+    ForestConfig config() {
+        return cfg;
+    }
+}
