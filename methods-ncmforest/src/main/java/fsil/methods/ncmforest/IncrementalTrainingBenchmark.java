@@ -35,7 +35,7 @@ public final class IncrementalTrainingBenchmark implements Benchmark {
         d.put("trees", "50");
         d.put("strategies", "uls,igt,rtst,rust");
         d.put("pi", "0.8");
-        d.put("selection", "samples");
+        d.put("selection", "nodes");
         d.put("rust_insertion", "add-only");
         d.put("rust_nodes", "selected");
         d.put("min_leaf", "10");

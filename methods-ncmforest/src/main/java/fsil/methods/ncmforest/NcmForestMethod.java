@@ -58,11 +58,11 @@ public final class NcmForestMethod implements Method {
     static final Param<Double> PI = Param.real("pi", 0.8, 0.0, 1.0,
             "pi of RTST and RUST: the fraction of the tree selected for re-training / update (paper: 0.8); "
                     + "pi = 0 makes both equal to IGT");
-    static final Param<String> SELECTION = Param.choice("selection", "samples",
-            "spec A.7 #4, what |T_n| in p(n) ~ 1/(|T_n|+1) and pi count. samples: training samples in the subtree, "
-                    + "selections do not nest, stop when they hold a fraction pi of the samples (spec default). "
-                    + "nodes: nodes in the subtree, select ceil(pi * #split nodes) nodes (pi = 1 re-trains the whole "
-                    + "tree, as the paper says)",
+    static final Param<String> SELECTION = Param.choice("selection", "nodes",
+            "spec A.7 #4, what |T_n| in p(n) ~ 1/(|T_n|+1) and pi count. nodes (default): nodes in the subtree, "
+                    + "select ceil(pi * #split nodes) nodes, so pi = 1 re-trains the whole tree as the paper says. "
+                    + "samples: training samples in the subtree, selections do not nest, stop when they hold a "
+                    + "fraction pi of the samples (the spec's reading, which never re-trains the root at pi = 1)",
             "samples", "nodes");
     static final Param<String> RUST_INSERTION = Param.choice("rust_insertion", "add-only",
             "spec A.7 #3, RUST's reservoir rule for a new class at a node with s centroids drawn from m classes. "
