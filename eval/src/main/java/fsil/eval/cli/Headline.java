@@ -47,9 +47,10 @@ final class Headline {
         return sb.toString();
     }
 
-    private static String plain(String metric, Row r) {
+    static String plain(String metric, Row r) {
         double v = r.getDouble("value");
-        double ci = r.getDouble("ci95");
+        // One unit has no spread: "+- 0.00" would read as zero uncertainty, so the interval is left out.
+        double ci = r.getInt("n") < 2 ? Double.NaN : r.getDouble("ci95");
         if (metric.endsWith("acc") || metric.startsWith("forgetting") || metric.equals("bwt")) {
             return Double.isNaN(ci) ? String.format(Locale.ROOT, "%.2f%%", 100 * v)
                     : String.format(Locale.ROOT, "%.2f +- %.2f%%", 100 * v, 100 * ci);
