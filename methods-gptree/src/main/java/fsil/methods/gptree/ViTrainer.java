@@ -39,7 +39,8 @@ final class ViTrainer {
     }
 
     /** The trained base model. */
-    record Result(FeatureMap map, TreeNode tree, DMatrixRMaj xbar, int[] classes, List<ViNode> nodes) {
+    record Result(FeatureMap map, TreeNode tree, DMatrixRMaj xbar, int[] classes, List<ViNode> nodes,
+                  Objective objective) {
     }
 
     /**
@@ -81,11 +82,12 @@ final class ViTrainer {
             nodes.add(v);
             t.model = v;
         }
-        optimise(map, x, n, d, labels, xbar, nodes, nodeRows);
+        Objective objective = new Objective(map, x, d, labels, xbar, nodes, nodeRows);
+        optimise(objective, n);
         for (ViNode v : nodes) {
             v.setInducing(xbar);
         }
-        return new Result(map, tree, xbar, classes, nodes);
+        return new Result(map, tree, xbar, classes, nodes, objective);
     }
 
     /** Sorted training rows whose class is below node t. */
@@ -189,124 +191,169 @@ final class ViTrainer {
         return out;
     }
 
-    private void optimise(FeatureMap map, float[] x, int n, int d, int[] labels, DMatrixRMaj xbar,
-                          List<ViNode> nodes, List<int[]> nodeRows) {
-        Parameters params = new Parameters();
-        Mlp mlp = map.mlp();
-        if (mlp != null) {
-            params.addAll(mlp.parameters());
-        }
-        double[] xbarGrad = cfg.learnInducing() ? params.add(xbar.data) : null;
-        double[][] hyperGrad = new double[nodes.size()][];
-        if (cfg.learnHyper()) {
-            for (int v = 0; v < nodes.size(); v++) {
-                hyperGrad[v] = params.add(nodes.get(v).logHyper);
-            }
-        }
-        boolean anyGradient = params.count() > 0;
+    private void optimise(Objective obj, int n) {
         Optimizer opt = newOptimizer();
         int bs = Math.min(cfg.batchSize(), n);
-        int e = map.outputDim();
-        Mlp.Batch b = mlp == null ? null : mlp.newBatch(bs);
         UniformRandomProvider rng = RandomStreams.create(RandomStreams.derive(seed, "vi-batches"));
-        ViNode.Gradient[] grads = new ViNode.Gradient[nodes.size()];
-        int[][] positions = new int[nodes.size()][];
         for (int epoch = 0; epoch < cfg.epochs(); epoch++) {
             int[] perm = RandomStreams.permutation(n, rng);
             double total = 0;
             int batches = 0;
             for (int from = 0; from < n; from += bs) {
-                int to = Math.min(n, from + bs);
-                int s = to - from;
-                DMatrixRMaj emb = new DMatrixRMaj(s, e);
-                if (mlp != null) {
-                    b.setInput(x, perm, from, to);
-                    mlp.forward(b);
-                    System.arraycopy(b.output(), 0, emb.data, 0, s * e);
-                } else {
-                    for (int i = 0; i < s; i++) {
-                        int src = perm[from + i] * d;
-                        for (int j = 0; j < d; j++) {
-                            emb.data[i * d + j] = x[src + j];
-                        }
-                    }
-                }
-                int[] batchRows = Arrays.copyOfRange(perm, from, to);
-                Parallel.forEach(nodes.size(), executor, v -> {
-                    ViNode node = nodes.get(v);
-                    int[] members = nodeRows.get(v);
-                    int[] pos = new int[s];
-                    int cnt = 0;
-                    for (int i = 0; i < s; i++) {
-                        if (Arrays.binarySearch(node.node.classes, labels[batchRows[i]]) >= 0) {
-                            pos[cnt++] = i;
-                        }
-                    }
-                    if (cnt == 0) {
-                        grads[v] = null;
-                        return;
-                    }
-                    pos = Arrays.copyOf(pos, cnt);
-                    DMatrixRMaj xb = new DMatrixRMaj(cnt, e);
-                    boolean[] right = new boolean[cnt];
-                    int[] local = new int[cnt];
-                    for (int i = 0; i < cnt; i++) {
-                        System.arraycopy(emb.data, pos[i] * e, xb.data, i * e, e);
-                        int row = batchRows[pos[i]];
-                        right[i] = node.node.goesRight(labels[row]);
-                        local[i] = Arrays.binarySearch(members, row);
-                    }
-                    ViNode.Forward f = node.new Forward(xbar, xb, right, local);
-                    node.update(f, cfg.naturalLr());
-                    // the optimiser step uses the bound at the updated variational parameters (Algorithm 1)
-                    grads[v] = node.objective(node.new Forward(xbar, xb, right, local), cfg.elbo(), anyGradient);
-                    positions[v] = pos;
-                });
-                double[] outGrad = b == null ? null : b.outputGradient();
-                if (outGrad != null) {
-                    Arrays.fill(outGrad, 0, s * e, 0.0);
-                }
-                for (int v = 0; v < nodes.size(); v++) {
-                    ViNode.Gradient g = grads[v];
-                    if (g == null) {
-                        continue;
-                    }
-                    total += g.loss();
-                    if (!anyGradient) {
-                        continue;
-                    }
-                    if (xbarGrad != null) {
-                        int[] rows = nodes.get(v).inducingRows;
-                        for (int r = 0; r < rows.length; r++) {
-                            for (int j = 0; j < e; j++) {
-                                xbarGrad[rows[r] * e + j] += g.dZ().data[r * e + j];
-                            }
-                        }
-                    }
-                    if (outGrad != null) {
-                        int[] pos = positions[v];
-                        for (int i = 0; i < pos.length; i++) {
-                            for (int j = 0; j < e; j++) {
-                                outGrad[pos[i] * e + j] += g.dX().data[i * e + j];
-                            }
-                        }
-                    }
-                    if (hyperGrad[v] != null) {
-                        for (int h = 0; h < hyperGrad[v].length; h++) {
-                            hyperGrad[v][h] += g.dHyper()[h];
-                        }
-                    }
-                }
+                int[] batchRows = Arrays.copyOfRange(perm, from, Math.min(n, from + bs));
+                total += obj.evaluate(batchRows, true, obj.hasParameters());
                 batches++;
-                if (anyGradient) {
-                    if (mlp != null) {
-                        mlp.backward(b, false);
-                    }
-                    opt.step(params);
-                    params.zeroGradients();
+                if (obj.hasParameters()) {
+                    opt.step(obj.params);
+                    obj.params.zeroGradients();
                 }
             }
             epochLoss.add(total / Math.max(1, batches));
+        }
+    }
+
+    /**
+     * The summed node losses sum_v -ELBO_v / n_v of a batch as a function of the trainable parameters (feature map,
+     * inducing inputs, kernel hyperparameters), with their gradients accumulated into {@link #params}.
+     */
+    final class Objective {
+        final FeatureMap map;
+        final float[] x;
+        final int d;
+        final int[] labels;
+        final DMatrixRMaj xbar;
+        final List<ViNode> nodes;
+        final List<int[]> nodeRows;
+        final Parameters params = new Parameters();
+        private final double[] xbarGrad;
+        private final double[][] hyperGrad;
+        private Mlp.Batch batch;
+        private int batchCapacity;
+
+        Objective(FeatureMap map, float[] x, int d, int[] labels, DMatrixRMaj xbar, List<ViNode> nodes,
+                  List<int[]> nodeRows) {
+            this.map = map;
+            this.x = x;
+            this.d = d;
+            this.labels = labels;
+            this.xbar = xbar;
+            this.nodes = nodes;
+            this.nodeRows = nodeRows;
+            if (map.mlp() != null) {
+                params.addAll(map.mlp().parameters());
+            }
+            xbarGrad = cfg.learnInducing() ? params.add(xbar.data) : null;
+            hyperGrad = new double[nodes.size()][];
+            if (cfg.learnHyper()) {
+                for (int v = 0; v < nodes.size(); v++) {
+                    hyperGrad[v] = params.add(nodes.get(v).logHyper);
+                }
+            }
+        }
+
+        boolean hasParameters() {
+            return params.count() > 0;
+        }
+
+        /**
+         * The loss of the batch. With {@code update}, every node reached first updates its c and takes its natural-
+         * gradient step (Algorithm 1) and the loss is the bound at the updated variational parameters. With
+         * {@code gradient}, the parameter gradients are added into {@link #params}.
+         */
+        double evaluate(int[] batchRows, boolean update, boolean gradient) {
+            int s = batchRows.length;
+            Mlp mlp = map.mlp();
+            int e = map.outputDim();
+            DMatrixRMaj emb = new DMatrixRMaj(s, e);
+            Mlp.Batch b = null;
+            if (mlp != null) {
+                if (batch == null || batchCapacity < s) {
+                    batch = mlp.newBatch(s);
+                    batchCapacity = s;
+                }
+                b = batch;
+                b.setInput(x, batchRows, 0, s);
+                mlp.forward(b);
+                System.arraycopy(b.output(), 0, emb.data, 0, s * e);
+            } else {
+                for (int i = 0; i < s; i++) {
+                    int src = batchRows[i] * d;
+                    for (int j = 0; j < d; j++) {
+                        emb.data[i * d + j] = x[src + j];
+                    }
+                }
+            }
+            ViNode.Gradient[] grads = new ViNode.Gradient[nodes.size()];
+            int[][] positions = new int[nodes.size()][];
+            Parallel.forEach(nodes.size(), executor, v -> {
+                ViNode node = nodes.get(v);
+                int[] members = nodeRows.get(v);
+                int[] pos = new int[s];
+                int cnt = 0;
+                for (int i = 0; i < s; i++) {
+                    if (Arrays.binarySearch(node.node.classes, labels[batchRows[i]]) >= 0) {
+                        pos[cnt++] = i;
+                    }
+                }
+                if (cnt == 0) {
+                    return;
+                }
+                pos = Arrays.copyOf(pos, cnt);
+                DMatrixRMaj xb = new DMatrixRMaj(cnt, e);
+                boolean[] right = new boolean[cnt];
+                int[] local = new int[cnt];
+                for (int i = 0; i < cnt; i++) {
+                    System.arraycopy(emb.data, pos[i] * e, xb.data, i * e, e);
+                    int row = batchRows[pos[i]];
+                    right[i] = node.node.goesRight(labels[row]);
+                    local[i] = Arrays.binarySearch(members, row);
+                }
+                if (update) {
+                    node.update(node.new Forward(xbar, xb, right, local), cfg.naturalLr());
+                }
+                grads[v] = node.objective(node.new Forward(xbar, xb, right, local), cfg.elbo(), gradient);
+                positions[v] = pos;
+            });
+            double[] outGrad = gradient && b != null ? b.outputGradient() : null;
+            if (outGrad != null) {
+                Arrays.fill(outGrad, 0, s * e, 0.0);
+            }
+            double total = 0;
+            for (int v = 0; v < nodes.size(); v++) {
+                ViNode.Gradient g = grads[v];
+                if (g == null) {
+                    continue;
+                }
+                total += g.loss();
+                if (!gradient) {
+                    continue;
+                }
+                if (xbarGrad != null) {
+                    int[] rows = nodes.get(v).inducingRows;
+                    for (int r = 0; r < rows.length; r++) {
+                        for (int j = 0; j < e; j++) {
+                            xbarGrad[rows[r] * e + j] += g.dZ().data[r * e + j];
+                        }
+                    }
+                }
+                if (outGrad != null) {
+                    int[] pos = positions[v];
+                    for (int i = 0; i < pos.length; i++) {
+                        for (int j = 0; j < e; j++) {
+                            outGrad[pos[i] * e + j] += g.dX().data[i * e + j];
+                        }
+                    }
+                }
+                if (hyperGrad[v] != null) {
+                    for (int h = 0; h < hyperGrad[v].length; h++) {
+                        hyperGrad[v][h] += g.dHyper()[h];
+                    }
+                }
+            }
+            if (outGrad != null) {
+                mlp.backward(b, false);
+            }
+            return total;
         }
     }
 }
