@@ -103,18 +103,7 @@ final class GibbsNode implements NodeModel {
             double[] w = new double[n];
             pg.sample(f, w);
             for (int t = 0; t < options.steps(); t++) {
-                DiagonalPrecisionPosterior post = DiagonalPrecisionPosterior.of(k, w);
-                double[] mean = post.mean(zero, post.weights(zero, kappa));
-                if (options.draw() == Draw.PATHWISE) {
-                    f = post.sample(mean, lk.multiplyLower(normals(gauss, n)), normals(gauss, n));
-                } else {
-                    double[] z = Cholesky.factor(post.covariance(), FALLBACK).multiplyLower(normals(gauss, n));
-                    for (int i = 0; i < n; i++) {
-                        z[i] += mean[i];
-                    }
-                    f = z;
-                }
-                pg.sample(f, w);
+                sweep(k, lk, kappa, w, options.draw(), gauss, pg);
             }
             omega[c] = w;
             DiagonalPrecisionPosterior post = DiagonalPrecisionPosterior.of(k, w);
@@ -130,6 +119,31 @@ final class GibbsNode implements NodeModel {
             mean += v / m;
         }
         return new GibbsNode(x, kernel, options, kappa, k, omega, weights, cached, mean);
+    }
+
+    /**
+     * One block Gibbs sweep: f ~ p(f | omega, y), then omega ~ PG(1, f), written into {@code omega}.
+     *
+     * @param lk the Cholesky factor of K (for the pathwise draw's prior sample)
+     * @return the f drawn
+     */
+    static double[] sweep(DMatrixRMaj k, CholeskyFactor lk, double[] kappa, double[] omega, Draw draw,
+                          ZigguratSampler.NormalizedGaussian gauss, PolyaGammaSampler pg) {
+        int n = kappa.length;
+        double[] zero = new double[n];
+        DiagonalPrecisionPosterior post = DiagonalPrecisionPosterior.of(k, omega);
+        double[] mean = post.mean(zero, post.weights(zero, kappa));
+        double[] f;
+        if (draw == Draw.PATHWISE) {
+            f = post.sample(mean, lk.multiplyLower(normals(gauss, n)), normals(gauss, n));
+        } else {
+            f = Cholesky.factor(post.covariance(), FALLBACK).multiplyLower(normals(gauss, n));
+            for (int i = 0; i < n; i++) {
+                f[i] += mean[i];
+            }
+        }
+        pg.sample(f, omega);
+        return f;
     }
 
     static DMatrixRMaj priorCovariance(Kernel kernel, DMatrixRMaj x, double jitter) {
