@@ -136,13 +136,17 @@ final class ViNode implements NodeModel {
             this.kt = w;
         }
 
-        /** K_mm^-1 from the factor (L^-T L^-1). */
+        private DMatrixRMaj kmmInverse;
+
+        /** K_mm^-1 from the factor (L^-T L^-1), computed once per forward pass; do not modify. */
         DMatrixRMaj kmmInverse() {
-            int m = z.numRows;
-            DMatrixRMaj linv = lk.solveLower(CommonOps_DDRM.identity(m));
-            DMatrixRMaj a = new DMatrixRMaj(m, m);
-            CommonOps_DDRM.multTransA(linv, linv, a);
-            return a;
+            if (kmmInverse == null) {
+                int m = z.numRows;
+                DMatrixRMaj linv = lk.solveLower(CommonOps_DDRM.identity(m));
+                kmmInverse = new DMatrixRMaj(m, m);
+                CommonOps_DDRM.multTransA(linv, linv, kmmInverse);
+            }
+            return kmmInverse;
         }
     }
 
@@ -228,12 +232,9 @@ final class ViNode implements NodeModel {
         }
         data *= omegaW;
         // KL(N(mu, Sigma) || N(0, K_mm)) = (tr(K^-1 Sigma) + mu^T K^-1 mu - m + log|K| - log|Sigma|) / 2
-        DMatrixRMaj linvT = f.lk.solveLowerTranspose(CommonOps_DDRM.identity(m)); // L^-T
-        DMatrixRMaj t = q.lp().solveLower(linvT);
-        double trace = 0;
-        for (double v : t.data) {
-            trace += v * v;
-        }
+        DMatrixRMaj a = f.kmmInverse();
+        DMatrixRMaj sigA = q.lp().solve(a);            // Sigma K^-1
+        double trace = CommonOps_DDRM.trace(sigA);
         double[] lmu = q.mu().clone();
         f.lk.solveLowerInPlace(lmu);
         double muAmu = 0;
@@ -247,7 +248,6 @@ final class ViNode implements NodeModel {
             return new Gradient(loss, value, null, null, null);
         }
         // d ELBO / d K_mn, d K_mm, d diag K_nn (see the class comment and README for the derivation)
-        DMatrixRMaj a = f.kmmInverse();
         double[] alpha = f.lk.solve(q.mu());
         double[] beta = new double[m];
         for (int r = 0; r < m; r++) {
@@ -257,7 +257,6 @@ final class ViNode implements NodeModel {
             }
             beta[r] = g;
         }
-        DMatrixRMaj sigA = q.lp().solve(a);            // Sigma K^-1
         DMatrixRMaj sa = sigA.copy();                  // (Sigma + mu mu^T) K^-1
         for (int r = 0; r < m; r++) {
             for (int j = 0; j < m; j++) {

@@ -308,10 +308,12 @@ final class ViTrainer {
                     right[i] = node.node.goesRight(labels[row]);
                     local[i] = Arrays.binarySearch(members, row);
                 }
+                ViNode.Forward f = node.new Forward(xbar, xb, right, local);
                 if (update) {
-                    node.update(node.new Forward(xbar, xb, right, local), cfg.naturalLr());
+                    node.update(f, cfg.naturalLr());
                 }
-                grads[v] = node.objective(node.new Forward(xbar, xb, right, local), cfg.elbo(), gradient);
+                // kernels are unchanged by the update, so the same forward pass serves the bound
+                grads[v] = node.objective(f, cfg.elbo(), gradient);
                 positions[v] = pos;
             });
             double[] outGrad = gradient && b != null ? b.outputGradient() : null;
