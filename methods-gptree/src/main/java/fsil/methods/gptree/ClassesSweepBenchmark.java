@@ -34,7 +34,7 @@ public final class ClassesSweepBenchmark implements Benchmark {
 
     @Override
     public String description() {
-        return "GP-Tree gp-classes unit (fit + predict) at C = 60, 15 samples per class: kmeans vs stick-break vs random "
+        return "GP-Tree gp-classes unit (fit + predict) at C = 30, 15 samples per class: kmeans vs stick-break vs random "
                 + "tree, M chains vs 1 (options: classes, per_class, d, chains, steps, seed)";
     }
 
@@ -45,7 +45,7 @@ public final class ClassesSweepBenchmark implements Benchmark {
                 throw new InvalidParameterException("gptree-classes-sweep: unknown option '" + k + "'; known: " + KEYS);
             }
         }
-        int c = Integer.parseInt(options.getOrDefault("classes", "60"));
+        int c = Integer.parseInt(options.getOrDefault("classes", "30"));
         int per = Integer.parseInt(options.getOrDefault("per_class", "15"));
         int d = Integer.parseInt(options.getOrDefault("d", "128"));
         String chains = options.getOrDefault("chains", "4");
