@@ -6,7 +6,11 @@ import fsil.api.Capability;
 import fsil.api.Method;
 import fsil.api.Param;
 import fsil.api.plugin.MethodRegistry;
+import com.google.inject.Key;
 import fsil.eval.FsilModule;
+import fsil.eval.data.DatasetInfo;
+import fsil.eval.data.Datasets;
+import fsil.eval.run.CacheDir;
 import fsil.eval.protocol.Protocol;
 import fsil.eval.protocol.Protocols;
 import fsil.eval.run.FeatureSource;
@@ -111,6 +115,29 @@ public final class Fsil {
             who.append(String.join(", ", methodsFor(p.name())));
         }
         return Table.create("protocols", name, desc, opts, who);
+    }
+
+    /** One row per built-in dataset: name, whether it is available here, sizes, split, how to get it. */
+    public Table datasetsTable() {
+        StringColumn name = StringColumn.create("dataset");
+        StringColumn avail = StringColumn.create("available");
+        StringColumn classes = StringColumn.create("classes");
+        StringColumn dim = StringColumn.create("dimension");
+        StringColumn samples = StringColumn.create("train / test");
+        StringColumn desc = StringColumn.create("description");
+        for (DatasetInfo d : Datasets.catalog(injector.getInstance(Key.get(Path.class, CacheDir.class)))) {
+            name.append(d.name());
+            avail.append(d.available() ? "yes" : "no: " + d.howToGet());
+            classes.append(known(d.classes()));
+            dim.append(known(d.dimension()));
+            samples.append(known(d.trainSamples()) + " / " + known(d.testSamples()));
+            desc.append(d.description());
+        }
+        return Table.create("datasets", name, avail, classes, dim, samples, desc);
+    }
+
+    private static String known(long v) {
+        return v < 0 ? "after generation" : Long.toString(v);
     }
 
     private static String withDefault(Param<?> p) {

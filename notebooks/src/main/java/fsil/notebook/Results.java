@@ -46,9 +46,12 @@ public final class Results {
 
     /** A summary number: mean over units, its 95% intervals and the number of units. */
     public record Estimate(double value, double ci95, double ci95t, int n) {
-        /** The value in the notation of the tables, e.g. {@code 74.10 ± 0.30} (percent) for an accuracy. */
+        /**
+         * The value in the notation of the tables, e.g. {@code 74.10 ± 0.30} (percent) for an accuracy; no interval
+         * from a single unit.
+         */
         public String format(String metric) {
-            return Results.format(metric, value, ci95);
+            return Results.format(metric, value, n < 2 ? Double.NaN : ci95);
         }
     }
 
@@ -251,7 +254,7 @@ public final class Results {
                     int i = 0;
                     for (String metric : cols.keySet()) {
                         Estimate e = entries.get(key(m, d, s, metric, null));
-                        values.get(i++).append(e == null ? "" : format(metric, e.value(), e.ci95()));
+                        values.get(i++).append(e == null ? "" : e.format(metric));
                     }
                 }
             }
@@ -277,7 +280,7 @@ public final class Results {
                 StringColumn c = StringColumn.create(spec.datasets().size() > 1 ? d + " / " + s : s);
                 for (String m : methods) {
                     Estimate e = entries.get(key(m, d, s, metric, null));
-                    c.append(e == null ? "" : format(metric, e.value(), e.ci95()));
+                    c.append(e == null ? "" : e.format(metric));
                 }
                 t.addColumns(c);
             }
@@ -392,7 +395,8 @@ public final class Results {
     }
 
     static boolean percent(String metric) {
-        return metric.endsWith("acc") || metric.startsWith("forgetting") || metric.equals("bwt");
+        return metric.endsWith("acc") || metric.equals("acc_seen") || metric.startsWith("forgetting")
+                || metric.equals("bwt");
     }
 
     /** Table notation: accuracies in percent with the 95% interval, times and sizes with 3 digits. */

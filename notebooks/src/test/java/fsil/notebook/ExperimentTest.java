@@ -186,6 +186,8 @@ class ExperimentTest {
         assertEquals("digits", spec.datasets().get(0), "default dataset");
         Table methods = fsil.methodsTable();
         assertTrue(methods.stringColumn("method").asList().contains("uniform"));
+        Table datasets = fsil.datasetsTable();
+        assertEquals("yes", datasets.where(datasets.stringColumn("dataset").isEqualTo("digits")).getString(0, "available"));
         assertTrue(fsil.protocolsTable().stringColumn("protocol").asList().containsAll(List.of("fewshot", "cil", "ncmf")));
     }
 
@@ -198,6 +200,10 @@ class ExperimentTest {
         Results.Estimate rel = r.last("ncm", r.settings().get(0), "relative_acc");
         assertEquals(1.0, rel.value(), 1e-12, "NCM is its own retrained-from-scratch model");
         assertEquals(2, rel.n());
+        Results single = fsil.experiment("ncmf").dataset(DATA).methods("ncm").option("initial-classes", 3)
+                .option("num-classes", 5).log(null).run();
+        assertEquals("100.00", single.last("ncm", single.settings().get(0), "relative_acc").format("relative_acc"),
+                "no interval from one unit");
         double[] finals = r.units().stream().filter(u -> u.method().equals("uniform"))
                 .mapToDouble(u -> u.accSeen()[u.accSeen().length - 1]).toArray();
         assertArrayEquals(new double[]{1.0 / 6, 1.0 / 6}, finals, 0.05, "uniform is at chance");
