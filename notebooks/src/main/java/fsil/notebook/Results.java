@@ -1,7 +1,6 @@
 package fsil.notebook;
 
 import fsil.api.FsilException;
-import fsil.eval.metrics.CalibrationBins;
 import fsil.eval.protocol.Protocols;
 import fsil.eval.report.Figures;
 import fsil.eval.report.Report;
@@ -373,23 +372,18 @@ public final class Results {
     public Figure reliability(String setting) {
         String ds = onlyDataset();
         String s = setting(setting);
+        // Summary.reliability: per method, setting and bin, the pooled count, mean confidence and accuracy.
+        Table bins = Summary.reliability(outcome.records());
         List<Figures.Series> series = new ArrayList<>();
         for (String m : methods) {
-            List<UnitRecord> ok = outcome.records().stream()
-                    .filter(u -> u.ok() && u.method().equals(m) && u.dataset().equals(ds) && u.setting().equals(s))
-                    .toList();
-            CalibrationBins bins = Summary.pooledBins(ok);
-            if (bins == null) {
+            Table t = bins.where(bins.stringColumn("method").isEqualTo(m).and(bins.stringColumn("dataset").isEqualTo(ds))
+                    .and(bins.stringColumn("setting").isEqualTo(s)).and(bins.intColumn("count").isGreaterThan(0)));
+            Estimate ece = entries.get(key(m, ds, s, "ece", null));
+            if (t.isEmpty() || ece == null) {
                 continue;
             }
-            List<double[]> pts = new ArrayList<>();
-            for (int b = 0; b < bins.bins(); b++) {
-                if (bins.count(b) > 0) {
-                    pts.add(new double[]{bins.meanConfidence(b), bins.accuracy(b)});
-                }
-            }
-            series.add(new Figures.Series(String.format(Locale.ROOT, "%s (ECE %.3f)", m, bins.ece()),
-                    column(pts, 0), column(pts, 1), null));
+            series.add(new Figures.Series(String.format(Locale.ROOT, "%s (ECE %.3f)", m, ece.value()),
+                    t.doubleColumn("confidence").asDoubleArray(), t.doubleColumn("accuracy").asDoubleArray(), null));
         }
         return Figures.reliability("reliability, " + s + " (" + ds + "), 15 bins", series);
     }
