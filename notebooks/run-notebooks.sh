@@ -9,7 +9,7 @@
 #
 # Needs Jupyter from Debian (apt-get install jupyter-notebook jupyter-nbconvert python3-nbclient jupyter-client),
 # a JDK 17+ and Maven. The kernel is installed into notebooks/target/jupyter (nothing is written under ~).
-# Environment: FSIL_NB_TIMEOUT (seconds per cell, default 1800), FSIL_NB_TRIES (kernel start attempts, default 3),
+# Environment: FSIL_NB_TIMEOUT (seconds per cell, default 1800), FSIL_NB_TRIES (kernel start attempts, default 6),
 # FSIL_SKIP_BUILD=1 (reuse the jars already built), FSIL_CACHE (datasets and features, default ~/.cache/fsil).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -47,7 +47,7 @@ export JUPYTER_PATH="$work" JUPYTER_DATA_DIR="$work/data" JUPYTER_RUNTIME_DIR="$
        JUPYTER_CONFIG_DIR="$work/config" IPYTHONDIR="$work/ipython" PYDEVD_DISABLE_FILE_VALIDATION=1
 mkdir -p "$executed" "$work/logs"
 timeout="${FSIL_NB_TIMEOUT:-1800}"
-tries="${FSIL_NB_TRIES:-3}"
+tries="${FSIL_NB_TRIES:-6}"
 failed=()
 for nb in "${notebooks[@]}"; do
   name="$(basename "$nb" .ipynb)"
