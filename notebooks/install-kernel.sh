@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Installs the Jupyter Java kernel for fsil into DIR, writing nothing under ~:
+#   DIR/kernel/rapaio-jupyter-kernel.jar   the kernel (rapaio-jupyter-kernel from Maven Central, via Maven)
+#   DIR/lib/*.jar                          fsil's jars and all their runtime dependencies (the kernel classpath)
+#   DIR/kernels/fsil-java/kernel.json      the kernelspec
+# Then: JUPYTER_PATH=DIR jupyter notebook   (or: jupyter kernelspec install --user DIR/kernels/fsil-java)
+#
+# Environment: JAVA_HOME (the JDK that runs the kernel; default: the java on PATH), FSIL_PLUGINS (a folder of
+# extra method jars, default <repo>/plugins; added to the classpath when it exists), FSIL_MVN_ARGS (extra Maven
+# arguments, e.g. -o), FSIL_SKIP_BUILD=1 (use the jars already built).
+set -euo pipefail
+
+if [ $# -ne 1 ] || [ "$1" = "-h" ] || [ "$1" = "--help" ]; then
+  echo "usage: notebooks/install-kernel.sh DIR   (installs the kernelspec fsil-java into DIR/kernels)" >&2
+  exit 2
+fi
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+mkdir -p "$1"
+dir="$(cd "$1" && pwd)"
+
+if [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/java" ]; then
+  java="$JAVA_HOME/bin/java"
+else
+  command -v java >/dev/null || { echo "install-kernel: no java on PATH and JAVA_HOME unset: install a JDK 17+" >&2; exit 2; }
+  java="$(readlink -f "$(command -v java)")"
+fi
+version="$("$java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')"
+if [ -z "$version" ] || [ "${version%%.*}" -lt 17 ]; then
+  echo "install-kernel: $java is Java '${version:-?}'; the kernel and fsil need Java 17 or later (set JAVA_HOME)" >&2
+  exit 2
+fi
+
+# 1. Build fsil's jars (tests skipped), eval/target/lib (runtime dependencies) and the kernel jar
+#    (notebooks/target/kernel, copied from Maven Central by the notebooks module's pom).
+if [ "${FSIL_SKIP_BUILD:-0}" != "1" ]; then
+  command -v mvn >/dev/null || { echo "install-kernel: Maven (mvn) is needed: apt-get install maven" >&2; exit 2; }
+  echo "install-kernel: building fsil (mvn package, tests skipped) ..." >&2
+  # shellcheck disable=SC2086
+  (cd "$root" && mvn -q -B ${FSIL_MVN_ARGS:-} -DskipTests package -pl notebooks -am) >&2
+fi
+kernel_jar="$root/notebooks/target/kernel/rapaio-jupyter-kernel.jar"
+for f in "$kernel_jar" "$root"/eval/target/eval-*.jar "$root"/notebooks/target/notebooks-*.jar; do
+  [ -f "$f" ] || { echo "install-kernel: $f is missing: run without FSIL_SKIP_BUILD=1" >&2; exit 1; }
+done
+
+# 2. The kernel classpath: a private copy, so that a later 'mvn clean' does not break an installed kernel.
+rm -rf "$dir/lib" "$dir/kernel"
+mkdir -p "$dir/lib" "$dir/kernel" "$dir/kernels/fsil-java"
+cp "$root"/eval/target/lib/*.jar "$root"/eval/target/eval-*.jar "$root"/notebooks/target/notebooks-*.jar "$dir/lib/"
+cp "$kernel_jar" "$dir/kernel/"
+classpath="$dir/lib/*.jar"
+plugins="${FSIL_PLUGINS:-$root/plugins}"
+if [ -d "$plugins" ] && compgen -G "$plugins/*.jar" >/dev/null; then
+  classpath="$classpath;$(cd "$plugins" && pwd)/*.jar"
+fi
+
+# 3. The kernelspec. RJK_CLASSPATH entries are separated by ';' (not ':') and may be globs. RJK_MIMA_CACHE is
+#    resolved relative to the kernel jar's folder, so it is a relative name.
+json_string() { printf '"%s"' "$(printf '%s' "$1" | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g')"; }
+rjk_version="$(sed -n 's:.*<rjk.version>\(.*\)</rjk.version>.*:\1:p' "$root/notebooks/pom.xml")"
+cat > "$dir/kernels/fsil-java/kernel.json" <<EOF
+{
+  "argv": [$(json_string "$java"), "-Djava.awt.headless=true", "-jar",
+           $(json_string "$dir/kernel/rapaio-jupyter-kernel.jar"), "{connection_file}"],
+  "display_name": "Java (fsil)",
+  "language": "java",
+  "interrupt_mode": "message",
+  "env": {
+    "RJK_CLASSPATH": $(json_string "$classpath"),
+    "RJK_COMPILER_OPTIONS": "",
+    "RJK_INIT_SCRIPT": "",
+    "RJK_TIMEOUT_MILLIS": "-1",
+    "RJK_MIMA_CACHE": "mima_cache"
+  },
+  "metadata": {"fsil": {"kernel": "rapaio-jupyter-kernel $rjk_version", "java": $(json_string "$java")}}
+}
+EOF
+echo "install-kernel: kernelspec fsil-java in $dir/kernels/fsil-java ($(ls "$dir/lib" | wc -l) jars, $java)" >&2

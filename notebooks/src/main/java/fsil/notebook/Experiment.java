@@ -1,0 +1,248 @@
+package fsil.notebook;
+
+import fsil.api.FsilException;
+import fsil.eval.protocol.Protocols;
+import fsil.eval.run.Progress;
+import fsil.eval.run.RunSpec;
+import fsil.eval.run.Runner;
+import fsil.eval.run.VariantSpec;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * "Run these methods on these datasets under this protocol": a builder of a {@link RunSpec} that runs it with the
+ * {@link Runner} and returns {@link Results}. Options with several values make several settings, as on the
+ * command line ({@code option("shots", 1, 5)} is {@code --shots 1,5}).
+ *
+ * <pre>{@code
+ * Results r = fsil.experiment("fewshot")
+ *         .dataset("glyphs").backbone("pretrained-mlp")
+ *         .methods("ncm", "soft-kmeans", "bavardage")          // or "label:id[param=value,...]" variants
+ *         .option("shots", 1, 5).option("query-allocation", "balanced", "dirichlet").option("episodes", 500)
+ *         .run();
+ * }</pre>
+ *
+ * Defaults: dataset {@code digits}, backbone {@code identity}, order seed 1993, train seed 0, backbone seed 1
+ * (those of {@code fsil run}), all cores, output in a new temporary directory.
+ */
+public final class Experiment {
+    private final Fsil fsil;
+    private final String protocol;
+    private final List<String> datasets = new ArrayList<>();
+    private final List<VariantSpec> variants = new ArrayList<>();
+    private final Set<String> excluded = new LinkedHashSet<>();
+    private final Map<String, List<String>> options = new LinkedHashMap<>();
+    private boolean allMethods;
+    private String backbone = "identity";
+    private long orderSeed = RunSpec.DEFAULT_ORDER_SEED;
+    private long trainSeed = 0;
+    private long backboneSeed = 1;
+    private int threads = 0;
+    private Path out;
+    private boolean allowFailures;
+    private PrintStream log = System.out;
+
+    Experiment(Fsil fsil, String protocol) {
+        this.fsil = fsil;
+        this.protocol = protocol;
+    }
+
+    /** Adds datasets (names as on the command line, e.g. {@code digits}, {@code glyphs}, {@code synthetic:classes=20}). */
+    public Experiment dataset(String... names) {
+        datasets.addAll(List.of(names));
+        return this;
+    }
+
+    /** The backbone, e.g. {@code identity} (default) or {@code pretrained-mlp}. */
+    public Experiment backbone(String spec) {
+        this.backbone = spec;
+        return this;
+    }
+
+    /**
+     * Adds method variants: {@code ncm}, {@code ppca[q=0]}, {@code rbf:ppca[q=0]} (explicit label); one argument may
+     * also hold a comma-separated list.
+     */
+    public Experiment methods(String... specs) {
+        for (String s : specs) {
+            variants.addAll(VariantSpec.parseList(s));
+        }
+        return this;
+    }
+
+    /** Adds one variant with a label and parameter values. */
+    public Experiment variant(String label, String methodId, Map<String, String> params) {
+        variants.add(new VariantSpec(label, methodId, params));
+        return this;
+    }
+
+    /**
+     * Also runs every registered method that can take part in the protocol, with its defaults (decided when the
+     * experiment runs, so newly added plugins are included); ids given with {@link #methods} are not repeated.
+     */
+    public Experiment allMethods() {
+        this.allMethods = true;
+        return this;
+    }
+
+    /** Leaves methods out of {@link #allMethods()}. */
+    public Experiment except(String... methodIds) {
+        excluded.addAll(List.of(methodIds));
+        return this;
+    }
+
+    /** A protocol option; several values make several settings. Values are formatted with {@code toString()}. */
+    public Experiment option(String name, Object... values) {
+        if (values.length == 0) {
+            throw new FsilException("option '" + name + "' needs at least one value");
+        }
+        List<String> v = new ArrayList<>();
+        for (Object o : values) {
+            v.add(o instanceof Double d ? String.format(Locale.ROOT, "%s", d) : String.valueOf(o));
+        }
+        options.put(name, v);
+        return this;
+    }
+
+    /** Seed of class orders and episode sampling (identical for all methods). */
+    public Experiment orderSeed(long seed) {
+        this.orderSeed = seed;
+        return this;
+    }
+
+    /** Seed of the methods' own randomness. */
+    public Experiment trainSeed(long seed) {
+        this.trainSeed = seed;
+        return this;
+    }
+
+    /** Seed of the backbone training (features are cached per dataset, backbone and seed). */
+    public Experiment backboneSeed(long seed) {
+        this.backboneSeed = seed;
+        return this;
+    }
+
+    /** Units run in parallel (0 = all cores); the numbers do not depend on it. */
+    public Experiment threads(int threads) {
+        this.threads = threads;
+        return this;
+    }
+
+    /** The run directory (must not hold a run yet); default: a new temporary directory. */
+    public Experiment out(Path dir) {
+        this.out = dir;
+        return this;
+    }
+
+    /** Returns results even when some units failed (by default a failed unit makes {@link #run()} throw). */
+    public Experiment allowFailures() {
+        this.allowFailures = true;
+        return this;
+    }
+
+    /** Where progress lines go (default standard output); null for none. */
+    public Experiment log(PrintStream stream) {
+        this.log = stream;
+        return this;
+    }
+
+    /** The run specification this experiment stands for (methods resolved, defaults filled in). */
+    public RunSpec spec() {
+        List<VariantSpec> all = new ArrayList<>(variants);
+        if (allMethods) {
+            Set<String> given = new LinkedHashSet<>();
+            variants.forEach(v -> given.add(v.label()));
+            for (String id : fsil.methodsFor(protocol)) {
+                if (!excluded.contains(id) && !given.contains(id)) {
+                    all.add(new VariantSpec(id, id, Map.of()));
+                }
+            }
+        }
+        if (all.isEmpty()) {
+            throw new FsilException("experiment '" + protocol + "' has no method: call methods(\"ncm\", ...) or "
+                    + "allMethods(); methods that can run it: " + String.join(", ", fsil.methodsFor(protocol)));
+        }
+        List<String> ds = datasets.isEmpty() ? List.of("digits") : List.copyOf(datasets);
+        return new RunSpec(all, ds, backbone, protocol, options, orderSeed, trainSeed, backboneSeed, threads);
+    }
+
+    /** Runs every unit (validating everything first) and returns the results. */
+    public Results run() {
+        RunSpec spec = spec();
+        Path dir = out;
+        try {
+            if (dir == null) {
+                dir = Files.createTempDirectory("fsil-" + protocol + "-");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Runner runner = fsil.runner();
+        LineProgress progress = log == null ? null : new LineProgress(log);
+        if (progress != null) {
+            runner.withProgress(progress);
+        }
+        Runner.Outcome outcome = runner.run(spec, dir);
+        Results results = new Results(Protocols.get(protocol).name(), spec, outcome);
+        if (results.failed() > 0 && !allowFailures) {
+            throw new FsilException(results.failed() + " of " + outcome.records().size() + " units failed; first error: "
+                    + results.errors().get(0) + ". Call allowFailures() to get the results anyway (run directory "
+                    + dir + ")");
+        }
+        return results;
+    }
+
+    /** Progress as a few plain lines (a progress bar does not survive in a notebook's saved output). */
+    static final class LineProgress implements Progress {
+        private final PrintStream out;
+        private final Set<String> seen = new LinkedHashSet<>();
+        private String task;
+        private long total;
+        private long done;
+
+        LineProgress(PrintStream out) {
+            this.out = out;
+        }
+
+        @Override
+        public synchronized void start(String task, long total) {
+            this.task = task;
+            this.total = total;
+            this.done = 0;
+            out.printf(Locale.ROOT, "%s: %d units%n", task, total);
+            out.flush();
+        }
+
+        @Override
+        public synchronized void step() {
+            done++;
+        }
+
+        @Override
+        public synchronized void message(String text) {
+            if (seen.add(text)) {
+                out.println(text);
+                out.flush();
+            }
+        }
+
+        @Override
+        public synchronized void close() {
+            if (task != null) {
+                out.printf(Locale.ROOT, "%s: %d of %d units done%n", task, done, total);
+                out.flush();
+            }
+        }
+    }
+}
