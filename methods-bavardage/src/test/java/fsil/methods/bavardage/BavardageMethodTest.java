@@ -139,6 +139,15 @@ class BavardageMethodTest {
         for (Preset p : Preset.values()) {
             assertEquals(p.tVb(), BavardageConfig.from(METHOD.params(Map.of("preset", p.id()))).tVb());
         }
+        BavardageConfig glyphs = BavardageConfig.from(METHOD.params(Map.of("preset", "glyphs-unbalanced")));
+        assertEquals(10, glyphs.tKm());
+        assertEquals(1000, glyphs.tVb());
+        assertEquals(10, glyphs.sMax());
+        assertEquals(false, glyphs.balanced());
+        BavardageConfig fashion = BavardageConfig.from(METHOD.params(Map.of("preset", "fashion-mnist-balanced")));
+        assertEquals(100_000, fashion.tVb());
+        assertEquals(0.3, fashion.sMax());
+        assertEquals(true, fashion.balanced());
     }
 
     @Test

@@ -10,6 +10,8 @@ import fsil.api.SessionContext;
 import fsil.core.random.RandomStreams;
 import org.apache.commons.rng.sampling.distribution.PoissonSampler;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.ArrayDeque;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -29,6 +31,8 @@ import java.util.function.IntConsumer;
  */
 final class NcmForestSession implements Session {
     private static final int PREDICT_BLOCK = 64;
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    private static final boolean CPU_TIME = THREADS.isCurrentThreadCpuTimeSupported() && THREADS.isThreadCpuTimeEnabled();
 
     private final ForestConfig cfg;
     private final SessionContext ctx;
@@ -43,6 +47,10 @@ final class NcmForestSession implements Session {
     private final Map<String, Double> trainDiagnostics = new LinkedHashMap<>();
     private final Map<String, Double> testDiagnostics = new LinkedHashMap<>();
     private long memory;
+    /** Sums over the learn() calls after the first (the incremental steps): comparisons, CPU and wall seconds. */
+    private long incrementalComparisons;
+    private long incrementalCpuNanos;
+    private double incrementalSeconds;
 
     NcmForestSession(ForestConfig cfg, SessionContext ctx) {
         this.cfg = cfg;
@@ -87,24 +95,35 @@ final class NcmForestSession implements Session {
         Tree[] next = fresh ? new Tree[t] : trees;
         TreeWork[] works = new TreeWork[t];
         forEach(t, i -> {
+            long cpu0 = cpuNanos();
             TreeWork w = new TreeWork(cfg, store, c, entropy, RandomStreams.derive(learnSeed, i));
             works[i] = w;
             if (fresh) {
                 next[i] = grower.train(bag(0, n, w), w);
-                return;
+            } else {
+                int[] entries = bag(first, n, w);
+                switch (cfg.strategy()) {
+                    case ULS -> updater.updateLeafStatistics(next[i], entries, w);
+                    case IGT -> updater.growTrees(next[i], entries, w);
+                    case RTST -> updater.retrainSubtrees(next[i], entries, w);
+                    case RUST -> rust.apply(next[i], entries, isNew, n, w);
+                    default -> throw new AssertionError(cfg.strategy());
+                }
             }
-            int[] entries = bag(first, n, w);
-            switch (cfg.strategy()) {
-                case ULS -> updater.updateLeafStatistics(next[i], entries, w);
-                case IGT -> updater.growTrees(next[i], entries, w);
-                case RTST -> updater.retrainSubtrees(next[i], entries, w);
-                case RUST -> rust.apply(next[i], entries, isNew, n, w);
-                default -> throw new AssertionError(cfg.strategy());
-            }
+            w.cpuNanos = cpuNanos() - cpu0;
         });
         trees = next;
         learnCount++;
-        recordTraining(works, (System.nanoTime() - t0) * 1e-9, fresh);
+        recordTraining(works, (System.nanoTime() - t0) * 1e-9, fresh, learnCount > 1);
+    }
+
+    /**
+     * CPU time of the calling thread. Training time is reported as CPU time too because wall time on a loaded
+     * machine measures the other jobs as much as this one; the sum over the tree tasks does not depend on how
+     * many threads ran them.
+     */
+    private static long cpuNanos() {
+        return CPU_TIME ? THREADS.getCurrentThreadCpuTime() : 0L;
     }
 
     /** Sample references [from, to) for one tree: each once, or Poisson(1) times under online bagging. */
@@ -232,13 +251,19 @@ final class NcmForestSession implements Session {
         }
     }
 
-    private void recordTraining(TreeWork[] works, double seconds, boolean fresh) {
+    private void recordTraining(TreeWork[] works, double seconds, boolean fresh, boolean incremental) {
         TreeWork total = works[0];
         for (int i = 1; i < works.length; i++) {
             total.addCounters(works[i]);
         }
+        if (incremental) {
+            incrementalComparisons += total.distanceEvals;
+            incrementalCpuNanos += total.cpuNanos;
+            incrementalSeconds += seconds;
+        }
         trainDiagnostics.clear();
         trainDiagnostics.put("train_seconds", seconds);
+        trainDiagnostics.put("train_cpu_seconds", total.cpuNanos * 1e-9);
         trainDiagnostics.put("train_from_scratch", fresh ? 1.0 : 0.0);
         trainDiagnostics.put("train_comparisons", (double) total.distanceEvals);
         trainDiagnostics.put("train_nodes_trained", (double) total.nodesTrained);
@@ -247,6 +272,9 @@ final class NcmForestSession implements Session {
         trainDiagnostics.put("train_nodes_cut", (double) total.nodesCut);
         trainDiagnostics.put("train_nodes_updated", (double) total.nodesUpdated);
         trainDiagnostics.put("train_samples_moved", (double) total.samplesMoved);
+        trainDiagnostics.put("incremental_comparisons", (double) incrementalComparisons);
+        trainDiagnostics.put("incremental_cpu_seconds", incrementalCpuNanos * 1e-9);
+        trainDiagnostics.put("incremental_seconds", incrementalSeconds);
         long leaves = 0;
         long nodes = 0;
         long depthSum = 0;

@@ -40,6 +40,8 @@ final class TreeWork {
     long nodesUpdated;
     /** RUST: old samples re-routed to the other child. */
     long samplesMoved;
+    /** CPU time of the thread that trained or updated this tree, in nanoseconds (0 if the JVM cannot measure it). */
+    long cpuNanos;
 
     TreeWork(ForestConfig cfg, SampleStore store, int numClasses, Entropy entropy, long treeSeed) {
         this.cfg = cfg;
@@ -69,5 +71,6 @@ final class TreeWork {
         nodesCut += o.nodesCut;
         nodesUpdated += o.nodesUpdated;
         samplesMoved += o.samplesMoved;
+        cpuNanos += o.cpuNanos;
     }
 }
