@@ -30,7 +30,9 @@ import java.util.stream.IntStream;
  *
  * <pre>java -cp 'eval/target/eval-0.1.0-SNAPSHOT.jar:eval/target/lib/*' methods-bavardage/experiments/AutoTuningLandscape.java \
  *     digits identity auto unbalanced 200 tau=0.0625,...,16 varsigma=0.25,...,8 [pool=novel|validation] [queries=75]</pre>
- * split: auto | classes | rows; mixture: balanced | unbalanced (the novel episodes use the same allocation).
+ * split: auto | classes | rows; mixture: balanced | unbalanced (the novel episodes use the same allocation). With
+ * 0 novel episodes it prints the learner times, the auto choice on the default grid and where the named presets
+ * lie on the scale-free axes of the dataset.
  */
 public class AutoTuningLandscape {
     public static void main(String[] a) {
@@ -62,6 +64,16 @@ public class AutoTuningLandscape {
         Params params = m.params(Map.of("mixture", balanced ? "balanced" : "unbalanced"));
         AutoTuning.Options o = AutoTuning.Options.defaults();
         AutoTuning.Options opts = new AutoTuning.Options(o.episodes(), o.ways(), o.queries(), o.shots(), tau, vs, split);
+        // time of the default learner (auto) against the official one, cold (first call in this JVM) and warm
+        long t0 = System.nanoTime();
+        m.learner(params, bg);
+        long t1 = System.nanoTime();
+        m.learner(params, bg);
+        long t2 = System.nanoTime();
+        m.learner(params.withText("preset", "official").withText("mixture", "preset"), bg);
+        long t3 = System.nanoTime();
+        System.out.printf("# learner time: auto %.2f s (first call), %.2f s (second call); official %.2f s%n",
+                (t1 - t0) * 1e-9, (t2 - t1) * 1e-9, (t3 - t2) * 1e-9);
         AutoTuning.Choice c = AutoTuning.choose(params, bg, opts);
         System.out.printf("# %s %s: %d base classes, %d base rows; split %s, %d episodes %d-way, %.1f s%n", dataset,
                 a[1], base.length, bg.base().size(), c.split(), c.episodes(), c.ways(), c.seconds());
@@ -69,6 +81,20 @@ public class AutoTuningLandscape {
                 + " (tuning acc %.2f)%n", c.scales().precision(), c.scales().gain(), c.tau(), c.varsigma(),
                 c.config().tVb(), c.config().sMax(), 100 * c.accuracy());
 
+        for (String preset : new String[]{"official", "glyphs-balanced", "glyphs-unbalanced", "fashion-mnist-balanced",
+                "fashion-mnist-unbalanced"}) {
+            Params pp = m.params(Map.of("preset", preset));
+            fsil.methods.bavardage.BavardageConfig pc = fsil.methods.bavardage.BavardageConfig.from(pp);
+            System.out.printf("# preset %s: t_vb %g s_max %g = tau %.3g varsigma %.3g on this dataset%n", preset,
+                    pc.tVb(), pc.sMax(), pc.tVb() / c.scales().precision(), pc.sMax() / c.scales().gain());
+        }
+        if (novelEpisodes == 0) {
+            for (AutoTuning.Candidate t : c.candidates()) {
+                System.out.printf("%g\t%g\t%.2f +- %.2f%s%n", t.tau(), t.varsigma(), 100 * t.accuracy(), 100 * t.ci95(),
+                        t.tau() == c.tau() && t.varsigma() == c.varsigma() ? "\t<- chosen" : "");
+            }
+            return;
+        }
         // novel episodes on the same scale-free grid, with the full statistics
         int[] pool = sorted(poolName.equals("validation") ? data.splits().validation() : data.splits().novel());
         LabeledData novel = rowsOf(data.train(), pool);
@@ -164,9 +190,10 @@ public class AutoTuningLandscape {
         return c;
     }
 
+    /** The rows of the given classes, grouped by class in ascending id order (as the protocols' background). */
     static LabeledData rowsOf(LabeledData d, int[] sortedClasses) {
-        int[] rows = IntStream.range(0, d.size())
-                .filter(i -> Arrays.binarySearch(sortedClasses, d.labels()[i]) >= 0).toArray();
+        int[] rows = Arrays.stream(sortedClasses).flatMap(c -> IntStream.range(0, d.size())
+                .filter(i -> d.labels()[i] == c)).toArray();
         return d.select(rows);
     }
 

@@ -33,8 +33,9 @@ import java.util.Map;
  *   is equivariant to the scale of S_w).</li>
  *   <li><b>Episodes.</b> {@value #DEFAULT_EPISODES} seeded episodes, {@code ways}-way, alternating 1 and 5 shots,
  *   Q = 75 queries, balanced for {@code mixture=balanced} and Dirichlet(2) proportions for the unbalanced
- *   mixture (each class capped by its rows), every candidate on the same episodes. Highest mean accuracy wins,
- *   ties to the earlier grid point.</li>
+ *   mixture (each class capped by its rows), every candidate on the same episodes. The highest mean accuracy
+ *   wins unless other candidates are indistinguishable from it on these episodes (paired 95% interval); then the
+ *   one nearest to the default point wins ({@link #select}).</li>
  * </ol>
  * Everything is a function of the base data, the parameters and {@link Background#seed()}. When no episode can be
  * drawn (fewer than two classes with enough rows for the split) or the tuning rows have no within-class spread,
@@ -128,18 +129,11 @@ public final class AutoTuning {
                          double tau, double varsigma, ScatterScales scales, int episodes, int ways,
                          List<Candidate> candidates, double seconds) {
 
-        /** The winner's tuning accuracy (NaN without tuning). */
+        /** The chosen candidate's tuning accuracy (NaN without tuning). */
         public double accuracy() {
-            return best().map(Candidate::accuracy).orElse(Double.NaN);
-        }
-
-        private java.util.Optional<Candidate> best() {
-            return candidates.stream().filter(c -> sameValue(c.tau(), tau) && sameValue(c.varsigma(), varsigma))
-                    .findFirst();
-        }
-
-        private static boolean sameValue(double a, double b) {
-            return Double.compare(a, b) == 0 || Double.isNaN(b);
+            return candidates.stream()
+                    .filter(c -> Double.compare(c.tau(), tau) == 0 && Double.compare(c.varsigma(), varsigma) == 0)
+                    .mapToDouble(Candidate::accuracy).findFirst().orElse(Double.NaN);
         }
 
         /** Numbers for the session diagnostics (empty when auto chose nothing). */
@@ -222,21 +216,58 @@ public final class AutoTuning {
         }
         double[][] acc = BavardageTuner.accuracies(tuning.stats(), configs, tuning.episodes(), Runnable::run);
         List<Candidate> candidates = new ArrayList<>();
-        int best = 0;
-        double bestAcc = Double.NEGATIVE_INFINITY;
         for (int i = 0; i < configs.size(); i++) {
-            double m = BavardageTuner.mean(acc[i]);
-            candidates.add(new Candidate(taus[i / sigmas.length], sigmas[i % sigmas.length], m,
-                    BavardageTuner.ci95(acc[i])));
-            if (m > bestAcc) {
-                bestAcc = m;
+            candidates.add(new Candidate(taus[i / sigmas.length], sigmas[i % sigmas.length],
+                    BavardageTuner.mean(acc[i]), BavardageTuner.ci95(acc[i])));
+        }
+        int chosen = select(acc, taus, sigmas);
+        double tau = taus[chosen / sigmas.length];
+        double vs = sigmas[chosen % sigmas.length];
+        return new Choice(config(params, scales, tau, vs), true, chooseTVb, chooseSMax, tuning.split(), tau, vs,
+                scales, tuning.episodes().size(), tuning.ways(), List.copyOf(candidates), seconds(t0));
+    }
+
+    /**
+     * The selection rule: the candidate with the highest mean accuracy, unless others are statistically
+     * indistinguishable from it on the same episodes (paired difference below 1.96 standard errors); then the one
+     * of those nearest to the default point (tau {@value #DEFAULT_TAU}, varsigma {@value #DEFAULT_VARSIGMA}) in
+     * log distance, ties to the earlier grid point. The landscape is flat over large regions (T_vb beyond a few
+     * times the reference makes the assignments hard and the accuracy stops changing), where the highest mean is
+     * decided by noise and would wander to the grid's edges from one seed to the next.
+     *
+     * @param acc [candidate][episode] accuracies, candidates in grid order (tau outer)
+     * @return index of the chosen candidate
+     */
+    static int select(double[][] acc, double[] taus, double[] sigmas) {
+        int best = 0;
+        for (int i = 1; i < acc.length; i++) {
+            if (BavardageTuner.mean(acc[i]) > BavardageTuner.mean(acc[best])) {
                 best = i;
             }
         }
-        double tau = taus[best / sigmas.length];
-        double vs = sigmas[best % sigmas.length];
-        return new Choice(config(params, scales, tau, vs), true, chooseTVb, chooseSMax, tuning.split(), tau, vs,
-                scales, tuning.episodes().size(), tuning.ways(), List.copyOf(candidates), seconds(t0));
+        int chosen = best;
+        double chosenDistance = Double.POSITIVE_INFINITY;
+        for (int i = 0; i < acc.length; i++) {
+            double[] diff = new double[acc[i].length];
+            for (int e = 0; e < diff.length; e++) {
+                diff[e] = acc[best][e] - acc[i][e];
+            }
+            if (BavardageTuner.mean(diff) > BavardageTuner.ci95(diff)) {
+                continue; // significantly worse than the best
+            }
+            double distance = logDistance(taus[i / sigmas.length], DEFAULT_TAU)
+                    + logDistance(sigmas[i % sigmas.length], DEFAULT_VARSIGMA);
+            if (distance < chosenDistance) {
+                chosenDistance = distance;
+                chosen = i;
+            }
+        }
+        return chosen;
+    }
+
+    /** |ln a - ln b|, 0 for a value that is not chosen (NaN). */
+    private static double logDistance(double a, double b) {
+        return Double.isNaN(a) ? 0 : Math.abs(Math.log(a / b));
     }
 
     private static BavardageConfig config(Params params, ScatterScales s, double tau, double varsigma) {

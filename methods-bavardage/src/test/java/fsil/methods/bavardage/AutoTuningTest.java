@@ -49,7 +49,7 @@ class AutoTuningTest {
     }
 
     @Test
-    void choosesAGridPointDeterministicallyAndTheFirstBestWins() {
+    void choosesAGridPointDeterministically() {
         AutoTuning.Choice a = AutoTuning.choose(METHOD.defaults(), MANY);
         AutoTuning.Choice b = AutoTuning.choose(METHOD.defaults(), MANY);
         assertEquals(a.candidates(), b.candidates());
@@ -61,23 +61,59 @@ class AutoTuningTest {
         assertEquals(5, a.ways());
         assertEquals(o.tau().length * o.varsigma().length, a.candidates().size());
         assertTrue(contains(o.tau(), a.tau()) && contains(o.varsigma(), a.varsigma()));
-        // the learner's values are the scale-free winner times the FULL statistics' scales
+        // the learner's values are the scale-free choice times the FULL statistics' scales
         assertEquals(a.tau() * a.scales().precision(), a.config().tVb(), 0.0);
         assertEquals(a.varsigma() * a.scales().gain(), a.config().sMax(), 0.0);
-        double max = a.candidates().stream().mapToDouble(AutoTuning.Candidate::accuracy).max().orElseThrow();
-        AutoTuning.Candidate first = a.candidates().stream().filter(c -> c.accuracy() == max).findFirst()
-                .orElseThrow();
-        assertEquals(first.tau(), a.tau());
-        assertEquals(first.varsigma(), a.varsigma());
-        assertEquals(max, a.accuracy());
         // grid order: tau outer, varsigma inner
         assertEquals(o.tau()[0], a.candidates().get(0).tau());
         assertEquals(o.varsigma()[1], a.candidates().get(1).varsigma());
+        double max = a.candidates().stream().mapToDouble(AutoTuning.Candidate::accuracy).max().orElseThrow();
+        assertTrue(a.accuracy() >= max - 0.05, "the choice is not far from the best: " + a.accuracy() + " " + max);
         // every other setting is the auto preset's
         BavardageConfig c = a.config();
         assertEquals(10, c.tKm());
         assertEquals(5, c.nStep());
         assertFalse(c.balanced(), "auto keeps the official unbalanced mixture");
+        // another background seed draws other episodes (and may choose otherwise), deterministically too
+        AutoTuning.Choice other = AutoTuning.choose(METHOD.defaults(), background(DATA.base(), 4));
+        assertFalse(a.candidates().equals(other.candidates()));
+        assertEquals(other.candidates(), AutoTuning.choose(METHOD.defaults(), background(DATA.base(), 4))
+                .candidates());
+    }
+
+    @Test
+    void selectionPrefersTheDefaultPointAmongIndistinguishableCandidates() {
+        double[] taus = {0.5, 8, 128};
+        double[] sigmas = {0.25, 1};
+        int episodes = 50;
+        // candidate order: (0.5,0.25) (0.5,1) (8,0.25) (8,1) (128,0.25) (128,1); the default point is index 3
+        double[][] flat = new double[6][episodes];
+        for (double[] row : flat) {
+            Arrays.fill(row, 0.9);
+        }
+        assertEquals(3, AutoTuning.select(flat, taus, sigmas), "all equal: the default point");
+        // index 5 is best by a hair on noisy episodes: not significant, the default point stays
+        double[][] noisy = new double[6][episodes];
+        for (int e = 0; e < episodes; e++) {
+            for (int i = 0; i < 6; i++) {
+                noisy[i][e] = 0.8 + 0.1 * ((e * 7 + i * 3) % 5) / 4.0;
+            }
+            noisy[5][e] = noisy[3][e] + (e % 2 == 0 ? 0.02 : -0.018);
+        }
+        assertTrue(BavardageTuner.mean(noisy[5]) > BavardageTuner.mean(noisy[3]));
+        assertEquals(3, AutoTuning.select(noisy, taus, sigmas));
+        // a clear winner far from the default point wins
+        double[][] clear = new double[6][episodes];
+        for (int i = 0; i < 6; i++) {
+            Arrays.fill(clear[i], 0.7);
+        }
+        for (int e = 0; e < episodes; e++) {
+            clear[0][e] = 0.75 + 0.01 * (e % 3);
+        }
+        assertEquals(0, AutoTuning.select(clear, taus, sigmas));
+        // only one axis chosen (NaN on the other): the distance uses the chosen axis alone
+        assertEquals(1, AutoTuning.select(new double[][]{flat[0], flat[1], flat[2]}, taus,
+                new double[]{Double.NaN}));
     }
 
     @Test
