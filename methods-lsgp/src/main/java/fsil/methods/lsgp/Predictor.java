@@ -1,0 +1,69 @@
+package fsil.methods.lsgp;
+
+import fsil.core.random.RandomStreams;
+import org.apache.commons.rng.UniformRandomProvider;
+import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
+
+/**
+ * Monte Carlo class probabilities p(y_* = k) = E[LS_k(f_*)] under independent Gaussian predictives per class
+ * (paper Eq. 4.6a), with S draws f_c = mean_c + sd_c eps_{s,c}. The standard normals eps are drawn once from the
+ * session's seed and shared by every query ("common random numbers"), so a query's probabilities do not depend on
+ * which other queries are in the batch (the inductive contract) and comparisons between queries have less noise.
+ * With several site sets (Gibbs draws) draw s uses set s mod R: an equally weighted mixture.
+ */
+final class Predictor {
+    private final int numClasses;
+    private final double tau;
+    private final int samples;
+    private final double[] eps;
+
+    Predictor(int numClasses, double tau, int samples, long seed) {
+        this.numClasses = numClasses;
+        this.tau = tau;
+        this.samples = samples;
+        this.eps = new double[samples * numClasses];
+        UniformRandomProvider rng = RandomStreams.create(RandomStreams.derive(seed, "lsgp-predictive"));
+        ZigguratSampler.NormalizedGaussian g = ZigguratSampler.NormalizedGaussian.of(rng);
+        for (int i = 0; i < eps.length; i++) {
+            eps[i] = g.sample();
+        }
+    }
+
+    /**
+     * Row-major t x C probabilities from means and variances [r][c][j].
+     *
+     * @param temperature calibration temperature T: the output is softmax(log p / T) (1 = unchanged)
+     */
+    double[] probabilities(double[][][] means, double[][][] variances, int t, double temperature) {
+        int sets = means.length;
+        double[] out = new double[t * numClasses];
+        double[] f = new double[numClasses];
+        double[] lp = new double[numClasses];
+        double[] acc = new double[numClasses];
+        for (int j = 0; j < t; j++) {
+            java.util.Arrays.fill(acc, 0);
+            for (int s = 0; s < samples; s++) {
+                int r = s % sets;
+                int e = s * numClasses;
+                for (int c = 0; c < numClasses; c++) {
+                    f[c] = means[r][c][j] + Math.sqrt(variances[r][c][j]) * eps[e + c];
+                }
+                LogisticSoftmax.logProbabilities(f, 0, numClasses, tau, lp);
+                for (int c = 0; c < numClasses; c++) {
+                    acc[c] += Math.exp(lp[c]);
+                }
+            }
+            double total = 0;
+            for (int c = 0; c < numClasses; c++) {
+                total += acc[c];
+            }
+            for (int c = 0; c < numClasses; c++) {
+                out[j * numClasses + c] = acc[c] / total;
+            }
+            if (temperature != 1.0) {
+                TemperatureScaling.apply(out, j * numClasses, numClasses, temperature);
+            }
+        }
+        return out;
+    }
+}
