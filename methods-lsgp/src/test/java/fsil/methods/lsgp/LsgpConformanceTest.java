@@ -1,0 +1,31 @@
+package fsil.methods.lsgp;
+
+import fsil.api.testkit.MethodConformance;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+import java.util.Map;
+import java.util.stream.Stream;
+
+/** The api conformance kit with the default inference and several non-default settings (meta-training kept short). */
+class LsgpConformanceTest {
+
+    @TestFactory
+    Stream<DynamicTest> meanFieldMl() {
+        return MethodConformance.of(new LsgpMethod())
+                .withParams(Map.of("train_episodes", "40", "mc_samples", "300")).tests();
+    }
+
+    @TestFactory
+    Stream<DynamicTest> gibbsPlAuthorsVariants() {
+        return MethodConformance.of(new LsgpMethod()).withParams(Map.of("inference", "gibbs", "loss", "pl",
+                "train_episodes", "30", "gibbs_burnin", "5", "gibbs_samples", "5", "elbo", "authors",
+                "query_mean", "authors", "tau", "1", "hidden", "0")).tests();
+    }
+
+    @TestFactory
+    Stream<DynamicTest> fixedKernelCalibrated() {
+        return MethodConformance.of(new LsgpMethod()).withParams(Map.of("meta_train", "false", "calibrate", "true",
+                "val_fraction", "0.4", "val_episodes", "20", "mean", "0", "steps", "5", "tol", "1e-6")).tests();
+    }
+}
