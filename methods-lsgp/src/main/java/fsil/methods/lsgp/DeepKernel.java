@@ -8,18 +8,27 @@ import fsil.core.nn.Mlp;
 import org.ejml.data.DMatrixRMaj;
 
 /**
- * The deep kernel k(x, x') = s cos(g(x), g(x')): a feature map g (a core {@link Mlp} on the backbone features, or
- * the identity) and a cosine kernel with outputscale s, shared by all classes. Immutable once built: sessions of
+ * The deep kernel k(x, x') = s cos(g(x), g(x')): a feature map g (a core {@link Mlp} on the backbone features,
+ * g(x) = mlp(x), or the residual g(x) = x + mlp(x), or the identity) and a cosine kernel with outputscale s, shared by all classes. Immutable once built: sessions of
  * many threads embed their points concurrently (every call allocates its own activation buffers).
  */
 final class DeepKernel {
     private final Mlp map;
+    private final boolean residual;
     private final double logOutputscale;
 
-    /** @param map the trained feature map, or null for the identity */
-    DeepKernel(Mlp map, double logOutputscale) {
+    /**
+     * @param map      the trained feature map, or null for the identity
+     * @param residual g(x) = x + map(x) instead of map(x)
+     */
+    DeepKernel(Mlp map, boolean residual, double logOutputscale) {
         this.map = map;
+        this.residual = residual;
         this.logOutputscale = logOutputscale;
+    }
+
+    boolean residual() {
+        return residual;
     }
 
     boolean hasMap() {
@@ -57,6 +66,12 @@ final class DeepKernel {
         b.setInput(x.rawData(), null, 0, n);
         map.forward(b);
         System.arraycopy(b.output(), 0, out.data, 0, n * map.outputSize());
+        if (residual) {
+            float[] xs = x.rawData();
+            for (int i = 0; i < out.data.length; i++) {
+                out.data[i] += xs[i];
+            }
+        }
         return out;
     }
 

@@ -69,10 +69,14 @@ public final class LsgpMethod implements Method {
             "query samples per class in meta-training episodes (capped by the samples a class has)");
     public static final Param<Integer> PL_SAMPLES = Param.integer("pl_samples", 100, 1, 1_000_000,
             "Monte Carlo draws per query in the pl loss");
+    public static final Param<String> FEATURE_MAP = Param.choice("feature_map", "residual",
+            "g_theta on the backbone features: residual = x + mlp(x) with the last layer initialised at 0 (starts at "
+                    + "the backbone's own cosine kernel; out_dim is the input dimension); mlp = mlp(x) from a random "
+                    + "initialisation, as the authors' network trained from scratch", "residual", "mlp");
     public static final Param<Integer> HIDDEN = Param.integer("hidden", 256, 0, 100_000,
             "hidden width of the feature map g_theta (0 = a single linear layer)");
     public static final Param<Integer> OUT_DIM = Param.integer("out_dim", 128, 1, 100_000,
-            "output dimension of the feature map g_theta");
+            "output dimension of the feature map g_theta (feature_map=mlp only)");
     public static final Param<Double> LR = Param.real("lr", 1e-3, 1e-12, 10, "Adam learning rate of the feature map");
     public static final Param<Double> KERNEL_LR = Param.real("kernel_lr", 1e-4, 1e-12, 10,
             "Adam learning rate of the log outputscale");
@@ -90,7 +94,7 @@ public final class LsgpMethod implements Method {
 
     static final List<Param<?>> PARAMETERS = List.of(TAU, MEAN, TRAIN_MEAN, INFERENCE, STEPS, TOL, ELBO, QUERY_MEAN,
             MC_SAMPLES, GIBBS_BURNIN, GIBBS_SAMPLES, META_TRAIN, LOSS, TRAIN_STEPS, TRAIN_EPISODES, TRAIN_WAYS,
-            TRAIN_SHOTS, TRAIN_QUERIES, PL_SAMPLES, HIDDEN, OUT_DIM, LR, KERNEL_LR, OUTPUTSCALE, VAL_FRACTION,
+            TRAIN_SHOTS, TRAIN_QUERIES, PL_SAMPLES, FEATURE_MAP, HIDDEN, OUT_DIM, LR, KERNEL_LR, OUTPUTSCALE, VAL_FRACTION,
             VAL_EPISODES, CALIBRATE, CACHE);
 
     @Override

@@ -60,7 +60,7 @@ final class LsgpModel {
             kernel = trained(cfg, bg, trainClasses, diag);
             diag.put("meta_trained", 1.0);
         } else {
-            kernel = new DeepKernel(null, Math.log(cfg.outputscale()));
+            kernel = new DeepKernel(null, false, Math.log(cfg.outputscale()));
             diag.put("meta_trained", 0.0);
         }
         diag.put("outputscale", kernel.outputscale());
@@ -104,10 +104,10 @@ final class LsgpModel {
 
     private static DeepKernel trained(LsgpConfig cfg, Background bg, int[] trainClasses, Map<String, Double> diag) {
         int d = bg.base().dimension();
-        int[] sizes = cfg.hidden() > 0 ? new int[]{d, cfg.hidden(), cfg.outDim()} : new int[]{d, cfg.outDim()};
+        int[] sizes = cfg.mapSizes(d);
         String key = cacheKey(cfg, bg);
         Optional<Path> file = cfg.cache() ? bg.cacheDir().map(dir -> ModelCache.file(dir, key)) : Optional.empty();
-        Optional<ModelCache.Entry> cached = file.flatMap(f -> ModelCache.read(f, key, sizes));
+        Optional<ModelCache.Entry> cached = file.flatMap(f -> ModelCache.read(f, key, sizes, cfg.residual()));
         ModelCache.Entry entry;
         if (cached.isPresent()) {
             entry = cached.get();

@@ -53,6 +53,8 @@ final class MeanField {
     /** Per step t = 1..T (index t): [c][i]. */
     private final double[][][] tilt;
     private final double[][][] gamma;
+    /** log gamma, kept because gamma itself may underflow to 0 (large positive mu/tau). */
+    private final double[][][] logGamma;
     private final double[][][] theta;
     private final DiagonalPrecisionPosterior[][] post;
     private final double[][][] weights;
@@ -73,6 +75,7 @@ final class MeanField {
         this.alpha = new double[maxSteps + 1][];
         this.tilt = new double[maxSteps + 1][][];
         this.gamma = new double[maxSteps + 1][][];
+        this.logGamma = new double[maxSteps + 1][][];
         this.theta = new double[maxSteps + 1][][];
         this.post = new DiagonalPrecisionPosterior[maxSteps + 1][];
         this.weights = new double[maxSteps + 1][][];
@@ -131,6 +134,7 @@ final class MeanField {
         double[] aPrev = alpha[t - 1];
         double[][] ct = new double[numClasses][n];
         double[][] g = new double[numClasses][n];
+        double[][] lgs = new double[numClasses][n];
         double[][] th = new double[numClasses][n];
         double[] a = new double[n];
         double[] psi = new double[n];
@@ -146,6 +150,7 @@ final class MeanField {
                 ct[c][i] = cc;
                 double lg = psi[i] - logC - m / (2 * tau) - logTwoCosh(0.5 * cc);
                 double gi = Math.exp(lg);
+                lgs[c][i] = lg;
                 g[c][i] = gi;
                 a[i] += gi;
             }
@@ -157,6 +162,7 @@ final class MeanField {
         }
         tilt[t] = ct;
         gamma[t] = g;
+        logGamma[t] = lgs;
         alpha[t] = a;
         theta[t] = th;
         double tau2 = tau * tau;
@@ -233,6 +239,11 @@ final class MeanField {
     /** The final q(f^c) in B form. */
     DiagonalPrecisionPosterior posterior(int c) {
         return post[steps][c];
+    }
+
+    /** q_t(f^c) in B form, t &gt;= 1. */
+    DiagonalPrecisionPosterior posterior(int t, int c) {
+        return post[t][c];
     }
 
     /** The final weights v^c (mu^c = a + K v^c). */
@@ -362,7 +373,7 @@ final class MeanField {
                 }
                 adj.tilt[c][i] -= (yy + g) * 0.5 * Math.tanh(0.5 * cc);
                 adj.gamma[c][i] += -Stable.LN_2 - m / (2 * tau) - Stable.logCosh(0.5 * cc)
-                        + Digamma.value(a[i]) - logC - Math.log(g);
+                        + Digamma.value(a[i]) - logC - logGamma[t][c][i];
             }
         }
         for (int i = 0; i < n; i++) {

@@ -13,7 +13,7 @@ import org.ejml.data.DMatrixRMaj;
 
 /**
  * Meta-learning of the deep kernel (paper §4.3): a feature map g_theta (core MLP, ReLU between layers, linear
- * output) on the backbone features and the log outputscale of the cosine kernel, trained over episodes of the base
+ * output; by default residual, g(x) = x + mlp(x) with the last layer initialised at 0) on the backbone features and the log outputscale of the cosine kernel, trained over episodes of the base
  * classes with Adam (learning rates 1e-3 for the map and 1e-4 for the kernel, as the paper), one episode per step.
  * Each episode draws {@code train_ways} classes and, per class, {@code train_shots} support and up to
  * {@code train_queries} query samples; the loss is {@link EpisodeObjective#ml} on all of them or
@@ -33,8 +33,12 @@ final class MetaTrainer {
 
     static Result train(LsgpConfig cfg, LabeledData base, int[] trainClasses, long seed) {
         int d = base.dimension();
-        int[] sizes = cfg.hidden() > 0 ? new int[]{d, cfg.hidden(), cfg.outDim()} : new int[]{d, cfg.outDim()};
+        int[] sizes = cfg.mapSizes(d);
         Mlp mlp = new Mlp(sizes, false, RandomStreams.derive(seed, "lsgp-feature-map"));
+        if (cfg.residual()) {
+            // zero last layer: g(x) = x at the start, i.e. the backbone's own cosine kernel
+            java.util.Arrays.fill(mlp.layers().get(mlp.layers().size() - 1).weights(), 0.0);
+        }
         double[] logS = {Math.log(cfg.outputscale())};
         Parameters kernelParams = new Parameters();
         double[] logSGrad = kernelParams.add(logS);
@@ -46,7 +50,7 @@ final class MetaTrainer {
         int ways = Math.min(cfg.trainWays(), trainClasses.length);
         int maxRows = sampler.maxRows(ways, cfg.trainShots(), cfg.trainQueries());
         Mlp.Batch batch = mlp.newBatch(maxRows);
-        int out = cfg.outDim();
+        int out = sizes[sizes.length - 1];
         int skipped = 0;
         int window = Math.max(1, cfg.trainEpisodes() / 10);
         double firstSum = 0;
@@ -61,6 +65,14 @@ final class MetaTrainer {
             mlp.forward(batch);
             DMatrixRMaj z = new DMatrixRMaj(rows, out);
             System.arraycopy(batch.output(), 0, z.data, 0, rows * out);
+            if (cfg.residual()) {
+                int[] r = ep.rows();
+                for (int i = 0; i < rows; i++) {
+                    for (int j = 0; j < out; j++) {
+                        z.data[i * out + j] += x[r[i] * d + j];
+                    }
+                }
+            }
             CosineKernel kernel = new CosineKernel(Math.exp(logS[0]));
             EpisodeObjective.Value v;
             try {
@@ -108,7 +120,7 @@ final class MetaTrainer {
             throw new FsilException("lsgp meta-training failed: all " + skipped + " episodes had a non-finite loss or "
                     + "gradient. Try a larger tau, a smaller lr, or meta_train=false.");
         }
-        return new Result(new DeepKernel(mlp, logS[0]), firstCount > 0 ? firstSum / firstCount : Double.NaN,
+        return new Result(new DeepKernel(mlp, cfg.residual(), logS[0]), firstCount > 0 ? firstSum / firstCount : Double.NaN,
                 lastCount > 0 ? lastSum / lastCount : Double.NaN, skipped, cfg.trainEpisodes());
     }
 

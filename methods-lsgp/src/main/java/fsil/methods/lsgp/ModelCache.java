@@ -54,7 +54,7 @@ final class ModelCache {
     }
 
     /** The cached entry, or empty when the file is absent, unreadable, of another key or of other layer sizes. */
-    static Optional<Entry> read(Path file, String key, int[] sizes) {
+    static Optional<Entry> read(Path file, String key, int[] sizes, boolean residual) {
         if (!Files.isRegularFile(file)) {
             return Optional.empty();
         }
@@ -80,7 +80,7 @@ final class ModelCache {
             double initial = in.readDouble();
             double last = in.readDouble();
             int skipped = in.readInt();
-            return Optional.of(new Entry(new DeepKernel(mlp, logS), initial, last, skipped));
+            return Optional.of(new Entry(new DeepKernel(mlp, residual, logS), initial, last, skipped));
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }
