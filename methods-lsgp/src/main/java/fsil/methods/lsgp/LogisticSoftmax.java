@@ -34,9 +34,10 @@ public final class LogisticSoftmax {
         for (int k = 0; k < numClasses; k++) {
             s += Math.exp(out[k] - max);
         }
-        double lse = max + Math.log(s);
+        double logS = Math.log(s);
         for (int k = 0; k < numClasses; k++) {
-            out[k] -= lse;
+            // (l_k - max) first: for logits of -1e4/tau the log-sigmoids are huge and max + log s would round
+            out[k] = (out[k] - max) - logS;
         }
     }
 
