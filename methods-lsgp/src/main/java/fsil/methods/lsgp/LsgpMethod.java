@@ -59,7 +59,7 @@ public final class LsgpMethod implements Method {
                     + "the episode's queries given its support (spec §4, proper form)", "ml", "pl");
     public static final Param<Integer> TRAIN_STEPS = Param.integer("train_steps", 2, 1, 1000,
             "mean-field steps inside each training episode, differentiated through (paper: 2)");
-    public static final Param<Integer> TRAIN_EPISODES = Param.integer("train_episodes", 2000, 0, 100_000_000,
+    public static final Param<Integer> TRAIN_EPISODES = Param.integer("train_episodes", 1000, 0, 100_000_000,
             "meta-training episodes, one Adam step each (the paper: 100 per epoch x 400-800 epochs)");
     public static final Param<Integer> TRAIN_WAYS = Param.integer("train_ways", 5, 2, 1000,
             "classes per meta-training episode");

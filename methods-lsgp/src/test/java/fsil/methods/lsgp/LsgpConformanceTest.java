@@ -13,13 +13,13 @@ class LsgpConformanceTest {
     @TestFactory
     Stream<DynamicTest> meanFieldMl() {
         return MethodConformance.of(new LsgpMethod())
-                .withParams(Map.of("train_episodes", "40", "mc_samples", "300")).tests();
+                .withParams(Map.of("train_episodes", "40", "train_queries", "5", "hidden", "32", "mc_samples", "300")).tests();
     }
 
     @TestFactory
     Stream<DynamicTest> gibbsPlAuthorsVariants() {
         return MethodConformance.of(new LsgpMethod()).withParams(Map.of("inference", "gibbs", "loss", "pl",
-                "train_episodes", "30", "gibbs_burnin", "5", "gibbs_samples", "5", "elbo", "authors",
+                "train_episodes", "30", "train_queries", "5", "gibbs_burnin", "5", "gibbs_samples", "5", "elbo", "authors",
                 "query_mean", "authors", "tau", "1", "hidden", "0")).tests();
     }
 
