@@ -38,19 +38,44 @@ final class Predictor {
         int sets = means.length;
         double[] out = new double[t * numClasses];
         double[] f = new double[numClasses];
+        double[] sig = new double[numClasses];
         double[] lp = new double[numClasses];
         double[] acc = new double[numClasses];
+        double[][] mean = new double[sets][numClasses];
+        double[][] sd = new double[sets][numClasses];
+        double invTau = 1.0 / tau;
         for (int j = 0; j < t; j++) {
+            for (int r = 0; r < sets; r++) {
+                for (int c = 0; c < numClasses; c++) {
+                    mean[r][c] = means[r][c][j];
+                    sd[r][c] = Math.sqrt(variances[r][c][j]);
+                }
+            }
             java.util.Arrays.fill(acc, 0);
             for (int s = 0; s < samples; s++) {
                 int r = s % sets;
                 int e = s * numClasses;
+                double[] m = mean[r];
+                double[] d = sd[r];
+                double total = 0;
                 for (int c = 0; c < numClasses; c++) {
-                    f[c] = means[r][c][j] + Math.sqrt(variances[r][c][j]) * eps[e + c];
+                    double x = (m[c] + d[c] * eps[e + c]) * invTau;
+                    f[c] = x * tau;
+                    // sigma(x) with one exp; sums below the double range fall back to log space
+                    double v = x >= 0 ? 1.0 / (1.0 + Math.exp(-x)) : sigmoidNegative(x);
+                    sig[c] = v;
+                    total += v;
                 }
-                LogisticSoftmax.logProbabilities(f, 0, numClasses, tau, lp);
-                for (int c = 0; c < numClasses; c++) {
-                    acc[c] += Math.exp(lp[c]);
+                if (total > 1e-250) {
+                    double inv = 1.0 / total;
+                    for (int c = 0; c < numClasses; c++) {
+                        acc[c] += sig[c] * inv;
+                    }
+                } else {
+                    LogisticSoftmax.logProbabilities(f, 0, numClasses, tau, lp);
+                    for (int c = 0; c < numClasses; c++) {
+                        acc[c] += Math.exp(lp[c]);
+                    }
                 }
             }
             double total = 0;
@@ -65,5 +90,10 @@ final class Predictor {
             }
         }
         return out;
+    }
+
+    private static double sigmoidNegative(double x) {
+        double e = Math.exp(x);
+        return e / (1.0 + e);
     }
 }

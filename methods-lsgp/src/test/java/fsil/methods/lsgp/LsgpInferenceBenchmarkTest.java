@@ -28,7 +28,7 @@ class LsgpInferenceBenchmarkTest {
         benchmark().run(Map.of("dim", "8", "episodes", "2", "reps", "1", "warmups", "0", "mc_samples", "50",
                 "gibbs_burnin", "2", "gibbs_samples", "2"), new PrintStream(bytes, true, StandardCharsets.UTF_8));
         String out = bytes.toString(StandardCharsets.UTF_8);
-        assertTrue(out.contains("mean-field, 20 steps (reference)") && out.contains("gibbs"), out);
+        assertTrue(out.contains("mean-field 20 steps (ref.)") && out.contains("gibbs"), out);
         assertThrows(FsilException.class, () -> benchmark().run(Map.of("bogus", "1"), System.out));
     }
 
