@@ -71,6 +71,7 @@ final class LsgpModel {
         if (valSampler.classes() >= 2 && cfg.valEpisodes() > 0) {
             Validation v = validate(cfg, base, valSampler, kernel, bg.seed());
             diag.put("val_acc", v.accuracy());
+            diag.put("val_nll", TemperatureScaling.nll(v.probabilities(), v.labels(), v.numClasses(), 1.0));
             if (cfg.calibrate()) {
                 temperature = TemperatureScaling.fit(v.probabilities(), v.labels(), v.numClasses());
             }
