@@ -7,7 +7,7 @@ import java.util.Map;
 
 /** The resolved parameters of {@link LsgpMethod}. */
 record LsgpConfig(double tau, double mean, double trainMean, boolean gibbs, int steps, double tol, ElboForm elbo,
-                  boolean authorsQueryMean, int mcSamples, int gibbsBurnin, int gibbsSamples, boolean metaTrain,
+                  boolean authorsQueryMean, int mcSamples, int gibbsBurnin, int gibbsSamples, boolean gibbsBlocked, boolean metaTrain,
                   boolean predictiveLoss, int trainSteps, int trainEpisodes, int trainWays, int trainShots,
                   int trainQueries, int plSamples, boolean residual, int hidden, int outDim, double lr, double kernelLr,
                   double outputscale, double valFraction, int valEpisodes, boolean calibrate, boolean cache) {
@@ -17,6 +17,7 @@ record LsgpConfig(double tau, double mean, double trainMean, boolean gibbs, int 
                 p.get(LsgpMethod.INFERENCE).equals("gibbs"), p.get(LsgpMethod.STEPS), p.get(LsgpMethod.TOL),
                 ElboForm.parse(p.get(LsgpMethod.ELBO)), p.get(LsgpMethod.QUERY_MEAN).equals("authors"),
                 p.get(LsgpMethod.MC_SAMPLES), p.get(LsgpMethod.GIBBS_BURNIN), p.get(LsgpMethod.GIBBS_SAMPLES),
+                p.get(LsgpMethod.GIBBS_LAMBDA).equals("blocked"),
                 p.get(LsgpMethod.META_TRAIN), p.get(LsgpMethod.LOSS).equals("pl"), p.get(LsgpMethod.TRAIN_STEPS),
                 p.get(LsgpMethod.TRAIN_EPISODES), p.get(LsgpMethod.TRAIN_WAYS), p.get(LsgpMethod.TRAIN_SHOTS),
                 p.get(LsgpMethod.TRAIN_QUERIES), p.get(LsgpMethod.PL_SAMPLES),

@@ -51,6 +51,10 @@ public final class LsgpMethod implements Method {
             "Gibbs sweeps discarded before keeping draws");
     public static final Param<Integer> GIBBS_SAMPLES = Param.integer("gibbs_samples", 30, 1, 1_000_000,
             "Gibbs sweeps kept (each contributes its Gaussian predictive given (omega, m))");
+    public static final Param<String> GIBBS_LAMBDA = Param.choice("gibbs_lambda", "blocked",
+            "Gibbs update of lambda: blocked = lambda | f with m integrated out, then m | lambda, f (mixes for any "
+                    + "prior mean); conditional = m | lambda, f then lambda | m, as [R2]/[R3] (lambda moves ~1/C per "
+                    + "sweep: far from its posterior when the mean is very negative)", "blocked", "conditional");
     public static final Param<Boolean> META_TRAIN = Param.bool("meta_train", true,
             "meta-learn the feature map g_theta and the kernel outputscale on episodes of the base classes; false = "
                     + "cosine kernel on the given features with the initial outputscale");
@@ -93,7 +97,7 @@ public final class LsgpMethod implements Method {
             "cache the meta-trained model on disk under the background's cache directory");
 
     static final List<Param<?>> PARAMETERS = List.of(TAU, MEAN, TRAIN_MEAN, INFERENCE, STEPS, TOL, ELBO, QUERY_MEAN,
-            MC_SAMPLES, GIBBS_BURNIN, GIBBS_SAMPLES, META_TRAIN, LOSS, TRAIN_STEPS, TRAIN_EPISODES, TRAIN_WAYS,
+            MC_SAMPLES, GIBBS_BURNIN, GIBBS_SAMPLES, GIBBS_LAMBDA, META_TRAIN, LOSS, TRAIN_STEPS, TRAIN_EPISODES, TRAIN_WAYS,
             TRAIN_SHOTS, TRAIN_QUERIES, PL_SAMPLES, FEATURE_MAP, HIDDEN, OUT_DIM, LR, KERNEL_LR, OUTPUTSCALE, VAL_FRACTION,
             VAL_EPISODES, CALIBRATE, CACHE);
 

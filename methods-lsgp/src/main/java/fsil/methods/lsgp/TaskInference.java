@@ -19,7 +19,7 @@ final class TaskInference {
                              Map<String, Double> diagnostics) {
         if (cfg.gibbs()) {
             return GibbsSampler.run(k, y, numClasses, cfg.tau(), cfg.mean(), cfg.gibbsBurnin(), cfg.gibbsSamples(),
-                    RandomStreams.create(RandomStreams.derive(seed, "lsgp-gibbs")));
+                    cfg.gibbsBlocked(), RandomStreams.create(RandomStreams.derive(seed, "lsgp-gibbs")));
         }
         MeanField mf = MeanField.run(k, y, numClasses, cfg.tau(), cfg.mean(), cfg.steps(), cfg.tol());
         if (diagnostics != null) {
