@@ -20,7 +20,7 @@ extra = defaultdict(dict)
 for root in roots:
     for d in sorted(os.listdir(root)):
         path = os.path.join(root, d)
-        if not (d.startswith("shot") and os.path.isdir(path) and os.path.exists(os.path.join(path, "units.csv"))):
+        if not (d.startswith("shot") and os.path.isdir(path) and os.path.exists(os.path.join(path, "summary.csv"))):
             continue
         shot = int(d[4:d.index("-")])
         seed = int(d[d.index("seed") + 4:])
