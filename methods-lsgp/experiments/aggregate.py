@@ -60,7 +60,7 @@ def ece_mce(key):
 lines = []
 for shot in sorted({k[0] for k in acc}):
     lines.append(f"\n5-way {shot}-shot, Q = 75 (15 per class)\n")
-    lines.append("| variant | episodes | accuracy % ± 95% CI | std of 5 seed means | ECE | MCE | fit ms | predict ms |")
+    lines.append("| variant | episodes | accuracy % ± 95% CI | std of seed means | ECE | MCE | fit ms | predict ms |")
     lines.append("|---|---|---|---|---|---|---|---|")
     for (s, m) in sorted(k for k in acc if k[0] == shot):
         a = [x for _, x in acc[(s, m)]]
