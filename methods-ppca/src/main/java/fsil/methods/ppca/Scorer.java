@@ -43,7 +43,7 @@ final class Scorer {
             for (int i = 0; i < xb.length; i++) {
                 xb[i] = x[src + i];
             }
-            double[] residual = new double[d];
+            double[] residual = new double[2 * d];
             for (int c = c0; c < c1; c++) {
                 models[c].scoreBlock(xb, rows, residual, logLik, out, q0 * k + c, k);
             }

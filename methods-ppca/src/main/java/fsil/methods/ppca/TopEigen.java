@@ -277,7 +277,7 @@ final class TopEigen {
                             scoreErrorEstimate(ritz, k, want, lambda));
                 }
                 if (whole || converged(ritz, k, want, lambda)) {
-                    if (!whole && clustered(ritz.values, want, block)) {
+                    if (!whole && clustered(ritz.values, want, block, d)) {
                         // as many equal Ritz values as the block has columns: a multiple eigenvalue may have more
                         // copies than the Krylov space can see, so the top k cannot be certified
                         return null;
@@ -288,6 +288,18 @@ final class TopEigen {
                             java.util.Arrays.copyOf(ritz.vectors, kept * d), Method.KRYLOV, m, false);
                 }
                 nextCheck = Math.max(m + 1, (int) Math.ceil(m * 1.15));
+            }
+            if (invariant && m > 0 && m < want) {
+                // C maps the basis into itself: it holds every eigenvector of a non-zero eigenvalue (the start block
+                // has a component in each), so all of them are Ritz pairs and the rest of the spectrum is zero
+                Ritz ritz = rayleighRitz(t, capacity, m, basis, image, m, d);
+                if (clustered(ritz.values, m, block, d)) {
+                    return null;
+                }
+                int kk = Math.min(k, m);
+                int kept = numericalRank(ritz.values, identity(kk), d, c.rows());
+                return new Pairs(java.util.Arrays.copyOf(ritz.values, kept),
+                        java.util.Arrays.copyOf(ritz.vectors, kept * d), Method.KRYLOV, m, false);
             }
             if (invariant || whole) {
                 return null;
@@ -378,12 +390,15 @@ final class TopEigen {
 
     /**
      * Whether {@code block} or more of the first {@code want} Ritz values are equal to within {@link #CLUSTER}
-     * relative: a block Krylov space sees at most {@code block} copies of a multiple eigenvalue.
+     * relative: a block Krylov space sees at most {@code block} copies of a multiple eigenvalue. Numerically zero
+     * values (at most d eps times the largest) do not count: they are dropped anyway.
      */
-    static boolean clustered(double[] values, int want, int block) {
-        double tol = CLUSTER * Math.abs(values[0]);
+    static boolean clustered(double[] values, int want, int block, int d) {
+        double top = Math.abs(values[0]);
+        double tol = CLUSTER * top;
+        double zero = top * d * Math.ulp(1.0);
         int run = 1;
-        for (int i = 1; i < want; i++) {
+        for (int i = 1; i < want && values[i] > zero; i++) {
             run = Math.abs(values[i - 1] - values[i]) <= tol ? run + 1 : 1;
             if (run >= block) {
                 return true;

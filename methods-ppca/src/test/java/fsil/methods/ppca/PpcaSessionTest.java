@@ -264,7 +264,7 @@ class PpcaSessionTest {
             for (int i = 0; i < te.size(); i += 13) {
                 double[] x = TestData.row(te.features().rawData(), D, i);
                 for (int k = 0; k < sorted.length; k += 17) {
-                    direct.model(sorted[k]).scoreBlock(x, 1, new double[D], false, one, 0, 1);
+                    direct.model(sorted[k]).scoreBlock(x, 1, new double[2 * D], false, one, 0, 1);
                     assertEquals(one[0], a[i * sorted.length + k], 0.0);
                 }
             }

@@ -32,7 +32,7 @@ class TheoremTest {
     private static double fastScore(ClassModel m, float[] q, int i, boolean logLik) {
         double[] x = TestData.row(q, m.dim, i);
         double[] out = new double[1];
-        m.scoreBlock(x, 1, new double[m.dim], logLik, out, 0, 1);
+        m.scoreBlock(x, 1, new double[2 * m.dim], logLik, out, 0, 1);
         return out[0];
     }
 
@@ -96,7 +96,7 @@ class TheoremTest {
             x[t] += 50 * m.basis[t];
         }
         double[] out = new double[1];
-        m.scoreBlock(x, 1, new double[20], false, out, 0, 1);
+        m.scoreBlock(x, 1, new double[40], false, out, 0, 1);
         double exact = 2500 / (m.variances[0] + 1e-6);
         assertEquals(exact, out[0], 1e-8 * exact);
         assertTrue(out[0] >= 0);
