@@ -181,6 +181,11 @@ final class PpcaSession implements Session {
                     + "labelled training data first");
         }
         int n = queries.rows();
+        if ((long) n * classes.length > Integer.MAX_VALUE - 8) {
+            throw new FsilException("ppca: predicting " + n + " queries against " + classes.length + " classes needs "
+                    + ((long) n * classes.length) + " probabilities, more than one array can hold; call predict() "
+                    + "on batches of at most " + ((Integer.MAX_VALUE - 8) / classes.length) + " queries");
+        }
         double[] logits = Scorer.scores(models, queries.rawData(), n, dim, config.logLik(), context.executor());
         double factor = -0.5 / config.temperature();
         for (int i = 0; i < logits.length; i++) {

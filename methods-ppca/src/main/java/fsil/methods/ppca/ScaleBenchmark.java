@@ -26,6 +26,7 @@ public final class ScaleBenchmark implements Benchmark {
         d.put("per_class", "50");
         d.put("dim", "640");
         d.put("q", "20");
+        d.put("lambda", "0.01");
         d.put("chunk", "500");
         d.put("queries", "1000");
         d.put("batch", "250");
@@ -61,6 +62,7 @@ public final class ScaleBenchmark implements Benchmark {
         int batch = o.integer("batch", 1);
         int threads = o.integer("threads", 1);
         String q = Integer.toString(o.integer("q", 0));
+        String lambda = Double.toString(o.real("lambda", 1e-12));
         SyntheticClasses gen = o.generator();
         int dim = gen.dimension();
         out.println("# " + id() + ": " + o);
@@ -70,10 +72,9 @@ public final class ScaleBenchmark implements Benchmark {
             java.util.concurrent.Executor ex = BenchSupport.executor(pool);
             long heapBefore = BenchSupport.heapUsedAfterGc();
             BenchSupport.resetHeapPeak();
-            Result ppca = run(Map.of("q", q), gen, classes, perClass, chunk, test, batch, dim, ex);
+            Result ppca = run(Map.of("q", q, "lambda", lambda), gen, classes, perClass, chunk, test, batch, dim, ex);
             long peak = BenchSupport.heapPeak();
-            long heapAfter = BenchSupport.heapUsedAfterGc();
-            Result ncm = run(Map.of("q", "0"), gen, classes, perClass, chunk, test, batch, dim, ex);
+            Result ncm = run(Map.of("q", "0", "lambda", lambda), gen, classes, perClass, chunk, test, batch, dim, ex);
             double pairs = (double) test.size() * classes;
             out.printf(Locale.ROOT, "# %d classes x %d samples, d = %d, %d thread(s); %d queries scored against all "
                     + "classes in batches of %d%n", classes, perClass, dim, threads, test.size(), batch);
@@ -82,10 +83,11 @@ public final class ScaleBenchmark implements Benchmark {
             line(out, "ppca q=" + q, ppca, ncm, classes, pairs);
             line(out, "q=0 (reference)", ncm, ncm, classes, pairs);
             out.printf(Locale.ROOT, "# model memory (memoryBytes) %s = %.1f KiB per class; JVM heap: max %s, in use "
-                            + "before %s, after fit+scoring %s (session alive), peak %s (sum of heap pool peaks)%n",
+                            + "before %s, after the fit (session alive, after a GC) %s, peak during fit and scoring %s "
+                            + "(sum of the heap pools' peaks)%n",
                     BenchSupport.mib(ppca.memory), ppca.memory / 1024.0 / classes,
                     BenchSupport.mib(Runtime.getRuntime().maxMemory()), BenchSupport.mib(heapBefore),
-                    BenchSupport.mib(heapAfter), BenchSupport.mib(peak));
+                    BenchSupport.mib(ppca.heapAfterFit), BenchSupport.mib(peak));
             out.printf(Locale.ROOT, "# paper: 20 s per class on a laptop GPU; here %.2f ms per class (%.0fx)%n",
                     ppca.fitSeconds / classes * 1e3, FitBenchmark.PAPER_SECONDS_PER_CLASS * classes / ppca.fitSeconds);
         } finally {
@@ -117,7 +119,7 @@ public final class ScaleBenchmark implements Benchmark {
         return new LabeledData(FeatureMatrix.wrap(n, d, x), y);
     }
 
-    private record Result(double fitSeconds, double scoreSeconds, double accuracy, long memory) {
+    private record Result(double fitSeconds, double scoreSeconds, double accuracy, long memory, long heapAfterFit) {
     }
 
     private static Result run(Map<String, String> params, SyntheticClasses gen, int classes, int perClass, int chunk,
@@ -130,6 +132,7 @@ public final class ScaleBenchmark implements Benchmark {
             s.learn(data);
             fit += (System.nanoTime() - t0) * 1e-9;
         }
+        long heapAfterFit = BenchSupport.heapUsedAfterGc();
         double score = 0;
         int correct = 0;
         for (int from = 0; from < test.size(); from += batch) {
@@ -147,6 +150,6 @@ public final class ScaleBenchmark implements Benchmark {
                 correct += labels[i] == test.labels()[from + i] ? 1 : 0;
             }
         }
-        return new Result(fit, score, correct / (double) test.size(), s.memoryBytes());
+        return new Result(fit, score, correct / (double) test.size(), s.memoryBytes(), heapAfterFit);
     }
 }

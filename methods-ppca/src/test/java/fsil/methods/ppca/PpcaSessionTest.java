@@ -309,6 +309,24 @@ class PpcaSessionTest {
     }
 
     @Test
+    void tooManyProbabilitiesForOneArrayAreRefusedWithAdvice() {
+        PpcaMethod m = new PpcaMethod();
+        PpcaSession s = (PpcaSession) m.learner(m.defaults(), Background.none(1))
+                .newSession(SessionContext.incremental(1, 1));
+        int classes = 1000;
+        float[] x = new float[classes];
+        int[] y = new int[classes];
+        for (int c = 0; c < classes; c++) {
+            x[c] = c;
+            y[c] = c;
+        }
+        s.learn(new LabeledData(FeatureMatrix.wrap(classes, 1, x), y));
+        int n = Integer.MAX_VALUE / classes + 1;
+        FsilException e = assertThrows(FsilException.class, () -> s.predict(FeatureMatrix.wrap(n, 1, new float[n])));
+        assertTrue(e.getMessage().contains("batches of at most 2147483 queries"), e.getMessage());
+    }
+
+    @Test
     void diagnosticsDescribeTheFit() {
         PpcaSession s = session(Map.of("q", "5"));
         int[] classes = ids(4, 0);
