@@ -36,15 +36,15 @@ record Scatter(int dim, DMatrixRMaj factor, DMatrixRMaj dense, double scale) {
     }
 
     /**
-     * Y = X C for a block of row vectors X (b x d); {@code work} is resized as needed (b x r for the factor form).
-     * Cost b r d multiply-adds twice (factor) or b d^2 (dense).
+     * Y = X C for a block of row vectors X (b x d); {@code y} is reshaped. Cost b r d multiply-adds twice (factor)
+     * or b d^2 (dense).
      */
-    void apply(DMatrixRMaj x, DMatrixRMaj y, DMatrixRMaj work) {
+    void apply(DMatrixRMaj x, DMatrixRMaj y) {
         y.reshape(x.numRows, dim);
         if (factor != null) {
-            work.reshape(x.numRows, factor.numRows);
-            CommonOps_DDRM.multTransB(x, factor, work);
-            CommonOps_DDRM.mult(scale, work, factor, y);
+            DMatrixRMaj xf = new DMatrixRMaj(x.numRows, factor.numRows);
+            CommonOps_DDRM.multTransB(x, factor, xf);
+            CommonOps_DDRM.mult(scale, xf, factor, y);
         } else {
             CommonOps_DDRM.mult(scale, x, dense, y);
         }

@@ -237,7 +237,6 @@ final class TopEigen {
         DMatrixRMaj basis = new DMatrixRMaj(capacity, d);   // rows q_i, orthonormal
         DMatrixRMaj image = new DMatrixRMaj(capacity, d);   // rows C q_i
         double[] t = new double[capacity * capacity];       // q_i^T C q_j
-        DMatrixRMaj work = new DMatrixRMaj(1, 1);
         DMatrixRMaj next = gaussian(block, d, seed);
         DMatrixRMaj img = new DMatrixRMaj(1, 1);
         int m = 0;
@@ -252,7 +251,7 @@ final class TopEigen {
             if (added > 0) {
                 System.arraycopy(next.data, 0, basis.data, m * d, added * d);
                 DMatrixRMaj fresh = DMatrixRMaj.wrap(added, d, next.data);
-                c.apply(fresh, img, work);
+                c.apply(fresh, img);
                 System.arraycopy(img.data, 0, image.data, m * d, added * d);
                 // rows m..m+added of T against all basis vectors so far
                 DMatrixRMaj allImages = DMatrixRMaj.wrap(m + added, d, image.data);
@@ -394,18 +393,18 @@ final class TopEigen {
     }
 
     /**
-     * Basis size of the next Rayleigh-Ritz check. Once two checks gave finite, decreasing estimates, the decrease
-     * per vector (geometric, as Krylov convergence is) predicts where the estimate reaches the tolerance; the next
-     * check goes there (10% beyond, at most 1.5 m); otherwise the basis grows by 15% between checks. Each check
-     * costs an m x m eigen problem, so fewer checks save a third of the work at m = 80.
+     * Basis size of the next Rayleigh-Ritz check. Once two checks gave finite, decreasing estimates, a geometric
+     * decrease per vector predicts where the estimate reaches the tolerance, and the next check goes there, but at
+     * most 25% further (Krylov convergence accelerates, so the prediction from early checks runs long); otherwise
+     * the basis grows by 15% between checks. Each check costs an m x m eigen problem and the Ritz residuals.
      */
     static int nextCheck(int m, double estimate, int lastM, double lastEstimate) {
         int next = (int) Math.ceil(m * 1.15);
         if (Double.isFinite(estimate) && Double.isFinite(lastEstimate) && estimate < lastEstimate && lastM < m) {
             double perVector = Math.log(lastEstimate / estimate) / (m - lastM);
             double needed = Math.log(estimate / SCORE_TOLERANCE) / perVector;
-            next = (int) Math.ceil(m + 1.1 * needed);
-            next = Math.min(next, (int) Math.ceil(1.5 * m));
+            next = (int) Math.ceil(m + needed);
+            next = Math.min(next, (int) Math.ceil(1.25 * m));
         }
         return Math.max(m + 1, next);
     }
