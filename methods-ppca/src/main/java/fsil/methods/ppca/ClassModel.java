@@ -208,6 +208,27 @@ final class ClassModel {
         return norm2 / lambda - u2 / lambda;
     }
 
+    /**
+     * Sigma = L^T D L + lambda I as an explicit d x d matrix: only for the tests and the explicit reference scorers of
+     * the ppca-score benchmark (the method never forms it).
+     */
+    org.ejml.data.DMatrixRMaj explicitCovariance() {
+        int d = dim;
+        org.ejml.data.DMatrixRMaj s = new org.ejml.data.DMatrixRMaj(d, d);
+        for (int i = 0; i < d; i++) {
+            s.data[i * d + i] = lambda;
+        }
+        for (int j = 0; j < rank; j++) {
+            for (int a = 0; a < d; a++) {
+                double la = variances[j] * basis[j * d + a];
+                for (int b = 0; b < d; b++) {
+                    s.data[a * d + b] += la * basis[j * d + b];
+                }
+            }
+        }
+        return s;
+    }
+
     /** Bytes of the arrays this model keeps. */
     long memoryBytes() {
         return 8L * (dim + (long) rank * dim + 2L * rank) + 96;

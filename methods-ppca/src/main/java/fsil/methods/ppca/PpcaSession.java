@@ -7,6 +7,7 @@ import fsil.api.LabeledData;
 import fsil.api.Prediction;
 import fsil.api.Session;
 import fsil.api.SessionContext;
+import fsil.core.concurrent.Parallel;
 import fsil.core.math.Softmax;
 import fsil.core.random.RandomStreams;
 

@@ -82,7 +82,7 @@ public final class ScoreBenchmark implements Benchmark {
             CholeskyFactor[] chol = new CholeskyFactor[explicitClasses];
             for (int c = 0; c < explicitClasses; c++) {
                 precision[c] = precisionMatrix(models[c]);
-                chol[c] = Cholesky.factor(covariance(models[c]), JitterPolicy.none());
+                chol[c] = Cholesky.factor(models[c].explicitCovariance(), JitterPolicy.none());
             }
             double[] precScores = new double[n * explicitClasses];
             double[] cholScores = new double[n * explicitClasses];
@@ -176,23 +176,6 @@ public final class ScoreBenchmark implements Benchmark {
             p[i] /= m.lambda;
         }
         return p;
-    }
-
-    static DMatrixRMaj covariance(ClassModel m) {
-        int d = m.dim;
-        DMatrixRMaj s = new DMatrixRMaj(d, d);
-        for (int i = 0; i < d; i++) {
-            s.data[i * d + i] = m.lambda;
-        }
-        for (int j = 0; j < m.rank; j++) {
-            for (int a = 0; a < d; a++) {
-                double la = m.variances[j] * m.basis[j * d + a];
-                for (int b = 0; b < d; b++) {
-                    s.data[a * d + b] += la * m.basis[j * d + b];
-                }
-            }
-        }
-        return s;
     }
 
     /** Residuals of all queries against one class, n x d. */

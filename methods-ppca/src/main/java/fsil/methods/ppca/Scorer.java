@@ -1,5 +1,7 @@
 package fsil.methods.ppca;
 
+import fsil.core.concurrent.Parallel;
+
 import java.util.concurrent.Executor;
 
 /**

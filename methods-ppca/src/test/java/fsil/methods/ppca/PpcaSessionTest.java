@@ -64,6 +64,27 @@ class PpcaSessionTest {
                 .filter(i -> Arrays.binarySearch(sorted, data.labels()[i]) >= 0).toArray());
     }
 
+    /** A reference logit of query x for the class in a column. */
+    private interface Logit {
+        double of(double[] x, int column);
+    }
+
+    /** Every row of {@code p} equals the softmax over the columns of the reference logits (1e-9). */
+    private static void assertSoftmaxOf(Prediction p, LabeledData queries, Logit logit, String what) {
+        int k = p.numClasses();
+        for (int i = 0; i < queries.size(); i++) {
+            double[] x = TestData.row(queries.features().rawData(), D, i);
+            double[] l = new double[k];
+            for (int c = 0; c < k; c++) {
+                l[c] = logit.of(x, c);
+            }
+            fsil.core.math.Softmax.inPlaceRows(l, 1, k);
+            for (int c = 0; c < k; c++) {
+                assertEquals(l[c], p.probability(i, c), 1e-9, what);
+            }
+        }
+    }
+
     @Test
     void qZeroIsNearestClassMean() {
         int[] classes = ids(6, 10);
@@ -71,30 +92,23 @@ class PpcaSessionTest {
         LabeledData te = test(classes);
         PpcaSession s = session(Map.of("q", "0", "lambda", "0.5"));
         s.learn(tr);
-        Prediction p = s.predict(te.features());
         int[] sorted = s.classes();
-        for (int i = 0; i < te.size(); i++) {
-            double[] x = TestData.row(te.features().rawData(), D, i);
-            double[] logits = new double[sorted.length];
-            for (int k = 0; k < sorted.length; k++) {
-                LabeledData rows = ofClasses(tr, new int[]{sorted[k]});
-                double[] mu = new double[D];
-                for (int r = 0; r < rows.size(); r++) {
-                    for (int t = 0; t < D; t++) {
-                        mu[t] += rows.features().get(r, t) / (double) rows.size();
-                    }
-                }
-                double d2 = 0;
+        double[][] means = new double[sorted.length][D];
+        for (int k = 0; k < sorted.length; k++) {
+            LabeledData rows = ofClasses(tr, new int[]{sorted[k]});
+            for (int r = 0; r < rows.size(); r++) {
                 for (int t = 0; t < D; t++) {
-                    d2 += (x[t] - mu[t]) * (x[t] - mu[t]);
+                    means[k][t] += rows.features().get(r, t) / (double) rows.size();
                 }
-                logits[k] = -d2 / (2 * 0.5);
-            }
-            fsil.core.math.Softmax.inPlaceRows(logits, 1, sorted.length);
-            for (int k = 0; k < sorted.length; k++) {
-                assertEquals(logits[k], p.probability(i, k), 1e-9, "softmax(-||x - mu||^2 / (2 lambda))");
             }
         }
+        assertSoftmaxOf(s.predict(te.features()), te, (x, k) -> {
+            double d2 = 0;
+            for (int t = 0; t < D; t++) {
+                d2 += (x[t] - means[k][t]) * (x[t] - means[k][t]);
+            }
+            return -d2 / (2 * 0.5);
+        }, "softmax(-||x - mu||^2 / (2 lambda))");
     }
 
     @Test
@@ -104,22 +118,16 @@ class PpcaSessionTest {
         LabeledData te = test(classes);
         PpcaSession s = session(Map.of("score", "loglik", "q", "4", "lambda", "0.3"));
         s.learn(tr);
-        Prediction p = s.predict(te.features());
         int[] sorted = s.classes();
-        for (int i = 0; i < te.size(); i++) {
-            double[] x = TestData.row(te.features().rawData(), D, i);
-            double[] logDensity = new double[sorted.length];
-            for (int k = 0; k < sorted.length; k++) {
-                ClassModel m = s.model(sorted[k]);
-                CholeskyFactor chol = TestData.cholesky(m);
-                logDensity[k] = -0.5 * (TestData.explicitMahalanobis(chol, m, x) + chol.logDet()
-                        + D * Math.log(2 * Math.PI));
-            }
-            fsil.core.math.Softmax.inPlaceRows(logDensity, 1, sorted.length);
-            for (int k = 0; k < sorted.length; k++) {
-                assertEquals(logDensity[k], p.probability(i, k), 1e-9, "N(x | mu_k, Sigma_k) / sum_j N(x | mu_j, Sigma_j)");
-            }
+        ClassModel[] models = new ClassModel[sorted.length];
+        CholeskyFactor[] chol = new CholeskyFactor[sorted.length];
+        for (int k = 0; k < sorted.length; k++) {
+            models[k] = s.model(sorted[k]);
+            chol[k] = TestData.cholesky(models[k]);
         }
+        assertSoftmaxOf(s.predict(te.features()), te, (x, k) -> -0.5 * (TestData.explicitMahalanobis(chol[k],
+                        models[k], x) + chol[k].logDet() + D * Math.log(2 * Math.PI)),
+                "N(x | mu_k, Sigma_k) / sum_j N(x | mu_j, Sigma_j)");
     }
 
     @Test
@@ -169,6 +177,16 @@ class PpcaSessionTest {
         assertArrayEquals(batch.predict(te.features()).labels(), stream.predict(te.features()).labels());
     }
 
+    /** A session that learned row i of {@code data} in call i % parts. */
+    private static PpcaSession learnInParts(Map<String, String> params, LabeledData data, int parts) {
+        PpcaSession s = session(params);
+        for (int part = 0; part < parts; part++) {
+            int p = part;
+            s.learn(data.select(java.util.stream.IntStream.range(0, data.size()).filter(i -> i % parts == p).toArray()));
+        }
+        return s;
+    }
+
     @Test
     void droppedScatterIsExactWhileNothingIsTruncated() {
         // scatter=drop: with q >= n_c - 1 the rank-q model holds the whole scatter, so merging later pieces is exact
@@ -177,11 +195,7 @@ class PpcaSessionTest {
         LabeledData te = test(classes);
         PpcaSession batch = session(Map.of("q", "50"));
         batch.learn(tr);
-        PpcaSession stream = session(Map.of("q", "50"));
-        for (int part = 0; part < 3; part++) {
-            int p = part;
-            stream.learn(tr.select(java.util.stream.IntStream.range(0, tr.size()).filter(i -> i % 3 == p).toArray()));
-        }
+        PpcaSession stream = learnInParts(Map.of("q", "50"), tr, 3);
         assertTrue(stream.diagnostics().get("approximate_merges") > 0);
         assertTrue(TestData.maxRelative(stream.scores(te.features()), batch.scores(te.features()), 1e-300) < 1e-8);
     }
@@ -193,9 +207,7 @@ class PpcaSessionTest {
         LabeledData te = test(classes);
         PpcaSession batch = session(Map.of("q", "3"));
         batch.learn(tr);
-        PpcaSession stream = session(Map.of("q", "3"));
-        stream.learn(tr.select(java.util.stream.IntStream.range(0, tr.size()).filter(i -> i % 2 == 0).toArray()));
-        stream.learn(tr.select(java.util.stream.IntStream.range(0, tr.size()).filter(i -> i % 2 == 1).toArray()));
+        PpcaSession stream = learnInParts(Map.of("q", "3"), tr, 2);
         double diff = TestData.maxRelative(stream.scores(te.features()), batch.scores(te.features()), 1e-300);
         assertTrue(diff > 1e-6, "variance outside the kept components is lost");
         assertTrue(diff < 0.5, "but the model stays close: " + diff);

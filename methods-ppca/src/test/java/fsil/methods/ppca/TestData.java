@@ -99,20 +99,7 @@ final class TestData {
 
     /** Sigma = L^T D L + lambda I as an explicit d x d matrix. */
     static DMatrixRMaj explicitCovariance(ClassModel m) {
-        int d = m.dim;
-        DMatrixRMaj s = new DMatrixRMaj(d, d);
-        for (int i = 0; i < d; i++) {
-            s.data[i * d + i] = m.lambda;
-        }
-        for (int j = 0; j < m.rank; j++) {
-            for (int a = 0; a < d; a++) {
-                double la = m.basis[j * d + a] * m.variances[j];
-                for (int b = 0; b < d; b++) {
-                    s.data[a * d + b] += la * m.basis[j * d + b];
-                }
-            }
-        }
-        return s;
+        return m.explicitCovariance();
     }
 
     /** (x - mu)^T Sigma^-1 (x - mu) from the Cholesky factor of the explicit Sigma. */
