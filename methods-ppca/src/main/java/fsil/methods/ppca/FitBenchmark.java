@@ -24,11 +24,11 @@ public final class FitBenchmark implements Benchmark {
         d.put("per_class", "600");
         d.put("dim", "640");
         d.put("q", "20");
-        d.put("exact_classes", "20");
+        d.put("exact_classes", "40");
         d.put("chunk", "10");
         d.put("threads", "1");
         d.put("queries", "50");
-        d.put("warmup", "4");
+        d.put("warmup", "10");
         d.put("model", "power-law");
         d.put("rank", "64");
         d.put("alpha", "1.0");

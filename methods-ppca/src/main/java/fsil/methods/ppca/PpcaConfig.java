@@ -22,17 +22,4 @@ record PpcaConfig(int q, double lambda, boolean logLik, double ddof, TopEigen.So
                 TopEigen.Solver.parse(p.get(PpcaMethod.SOLVER)), p.get(PpcaMethod.SCATTER).equals("keep"),
                 p.get(PpcaMethod.TEMPERATURE));
     }
-
-    /** The defaults of {@link PpcaMethod}. */
-    static PpcaConfig defaults() {
-        return of(new PpcaMethod().defaults());
-    }
-
-    PpcaConfig withQ(int newQ) {
-        return new PpcaConfig(newQ, lambda, logLik, ddof, solver, keepScatter, temperature);
-    }
-
-    PpcaConfig withSolver(TopEigen.Solver s) {
-        return new PpcaConfig(q, lambda, logLik, ddof, s, keepScatter, temperature);
-    }
 }

@@ -49,9 +49,9 @@ final class TopEigen {
      */
     static final double EIGEN_COST = 3.0;
     /**
-     * Krylov block size. Smaller blocks need fewer vectors for the same accuracy (measured with the ppca-fit
-     * benchmark at d = 640, q = 20: about 70-90 vectors with 2 columns, 100-115 with 4, 145-170 with 8, 270-315
-     * with 21); 2 columns still reveal a double eigenvalue, and {@link #clustered} catches higher multiplicities.
+     * Krylov block size. Smaller blocks need fewer vectors for the same accuracy (measured on power-law spectra at
+     * d = 640, q = 20: 68-92 vectors with 2 columns, 100-116 with 4, 144-168 with 8, 273-315 with 21); 2 columns
+     * still reveal a double eigenvalue, and {@link #clustered} catches higher multiplicities.
      */
     static final int BLOCK = 2;
     /** Ritz values closer than this (relative to the largest) count as copies of one eigenvalue. */
@@ -277,10 +277,6 @@ final class TopEigen {
             if (m >= want && (invariant || whole || m >= nextCheck)) {
                 Ritz ritz = rayleighRitz(t, capacity, m, basis, image, want, d);
                 spent += EIGEN_COST * m * m * m + 2.0 * want * m * d;
-                if (TRACE) {
-                    System.err.printf("krylov k=%d m=%d spent=%.3g budget=%.3g est=%s%n", k, m, spent, budget,
-                            scoreErrorEstimate(ritz, k, want, lambda));
-                }
                 if (whole || converged(ritz, k, want, lambda)) {
                     if (!whole && clustered(ritz.values, want, block, d)) {
                         // as many equal Ritz values as the block has columns: a multiple eigenvalue may have more
@@ -370,8 +366,6 @@ final class TopEigen {
         }
         return new Ritz(values, v.data, res);
     }
-
-    static boolean TRACE = Boolean.getBoolean("ppca.trace");
 
     /**
      * The a-posteriori estimate of the relative score error (class javadoc); infinite while the gap at k is not
