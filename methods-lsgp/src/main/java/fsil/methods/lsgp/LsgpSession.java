@@ -68,7 +68,7 @@ final class LsgpSession implements Session {
     }
 
     private void fit() {
-        LabeledData all = concat(learned);
+        LabeledData all = LabeledData.concat(learned);
         dimension = all.dimension();
         classes = all.classes();
         int[] y = new int[all.size()];
@@ -88,22 +88,7 @@ final class LsgpSession implements Session {
         predictor = new Predictor(classes.length, cfg.tau(), cfg.mcSamples(), ctx.seed());
     }
 
-    private static LabeledData concat(List<LabeledData> parts) {
-        if (parts.size() == 1) {
-            return parts.get(0);
-        }
-        int n = parts.stream().mapToInt(LabeledData::size).sum();
-        int d = parts.get(0).dimension();
-        float[] x = new float[n * d];
-        int[] y = new int[n];
-        int row = 0;
-        for (LabeledData p : parts) {
-            System.arraycopy(p.features().rawData(), 0, x, row * d, p.size() * d);
-            System.arraycopy(p.labels(), 0, y, row, p.size());
-            row += p.size();
-        }
-        return new LabeledData(FeatureMatrix.wrap(n, d, x), y);
-    }
+
 
     @Override
     public Prediction predict(FeatureMatrix queries) {
