@@ -1,6 +1,7 @@
 package fsil.api;
 
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * Features with one integer class label per row. Labels are global class ids of the dataset (not 0..K-1 within
@@ -48,6 +49,33 @@ public record LabeledData(FeatureMatrix features, int[] labels) {
             y[i] = labels[indices[i]];
         }
         return new LabeledData(features.selectRows(indices), y);
+    }
+
+    /** The rows of every part, in order (a part with one element is returned as it is). */
+    public static LabeledData concat(List<LabeledData> parts) {
+        if (parts.isEmpty()) {
+            throw new IllegalArgumentException("concat needs at least one part");
+        }
+        if (parts.size() == 1) {
+            return parts.get(0);
+        }
+        int d = parts.get(0).dimension();
+        int n = 0;
+        for (LabeledData p : parts) {
+            if (p.dimension() != d) {
+                throw new InvalidDataException("cannot concatenate features of dimension " + d + " and " + p.dimension());
+            }
+            n += p.size();
+        }
+        float[] x = new float[Math.multiplyExact(n, d)];
+        int[] y = new int[n];
+        int row = 0;
+        for (LabeledData p : parts) {
+            System.arraycopy(p.features().rawData(), 0, x, row * d, p.size() * d);
+            System.arraycopy(p.labels(), 0, y, row, p.size());
+            row += p.size();
+        }
+        return new LabeledData(FeatureMatrix.wrap(n, d, x), y);
     }
 
     /** Throws {@link InvalidDataException} if any feature is NaN/Inf. */

@@ -25,6 +25,20 @@ class ApiTest {
         return MethodConformance.of(new ToyNearestMeanMethod()).tests();
     }
 
+    @Test
+    void concatKeepsRowsAndLabelsInOrderAndChecksDimensions() {
+        LabeledData a = new LabeledData(FeatureMatrix.of(new double[][]{{1, 2}, {3, 4}}), new int[]{5, 6});
+        LabeledData b = new LabeledData(FeatureMatrix.of(new double[][]{{7, 8}}), new int[]{9});
+        LabeledData ab = LabeledData.concat(List.of(a, b));
+        assertEquals(3, ab.size());
+        assertEquals(List.of(5, 6, 9), java.util.Arrays.stream(ab.labels()).boxed().toList());
+        assertEquals(List.of(1f, 2f, 3f, 4f, 7f, 8f), java.util.stream.IntStream.range(0, 6)
+                .mapToObj(i -> ab.features().rawData()[i]).toList());
+        assertSame(a, LabeledData.concat(List.of(a)));
+        LabeledData c = new LabeledData(FeatureMatrix.of(new double[][]{{1, 2, 3}}), new int[]{0});
+        assertThrows(InvalidDataException.class, () -> LabeledData.concat(List.of(a, c)));
+    }
+
     /** The kit must be able to fail: a method that writes into its inputs or ignores the seed is caught. */
     @Test
     void kitCatchesMisbehavingMethods() {

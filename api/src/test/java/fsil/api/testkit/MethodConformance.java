@@ -361,7 +361,7 @@ public final class MethodConformance {
                 seen.add(c);
             }
             tests.add(st.test());
-            LabeledData test = concat(tests);
+            LabeledData test = LabeledData.concat(tests);
             Prediction p = s.predict(test.features());
             assertArrayEquals(seen.stream().mapToInt(Integer::intValue).toArray(), p.classes(),
                     "predictions must cover exactly the classes seen so far");
@@ -372,19 +372,7 @@ public final class MethodConformance {
         return out;
     }
 
-    static LabeledData concat(List<LabeledData> parts) {
-        int n = parts.stream().mapToInt(LabeledData::size).sum();
-        int d = parts.get(0).dimension();
-        float[] x = new float[n * d];
-        int[] y = new int[n];
-        int row = 0;
-        for (LabeledData p : parts) {
-            System.arraycopy(p.features().rawData(), 0, x, row * d, p.size() * d);
-            System.arraycopy(p.labels(), 0, y, row, p.size());
-            row += p.size();
-        }
-        return new LabeledData(FeatureMatrix.wrap(n, d, x), y);
-    }
+
 
     private void checkStream(TaskKind kind, int d) {
         List<Prediction> preds = runStream(kind, d, 9, SessionContext.DIRECT);
@@ -393,7 +381,7 @@ public final class MethodConformance {
             for (Step st : stream(kind, d)) {
                 tests.add(st.test());
             }
-            double acc = accuracy(preds.get(preds.size() - 1), concat(tests).labels());
+            double acc = accuracy(preds.get(preds.size() - 1), LabeledData.concat(tests).labels());
             assertTrue(acc >= minAccuracy, "final accuracy " + acc + " on well-separated clusters is below " + minAccuracy);
         }
     }

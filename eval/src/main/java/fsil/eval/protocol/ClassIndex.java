@@ -4,6 +4,7 @@ import fsil.api.FeatureMatrix;
 import fsil.api.LabeledData;
 
 import java.util.Arrays;
+import java.util.List;
 
 /** Row indices of each class in a {@link LabeledData}, in row order. Immutable. */
 final class ClassIndex {
@@ -56,14 +57,6 @@ final class ClassIndex {
 
     /** Concatenation of two labelled sets (train then test), for protocols that pool all samples of a class. */
     static LabeledData concat(LabeledData a, LabeledData b) {
-        if (a.dimension() != b.dimension()) {
-            throw new IllegalArgumentException("dimension mismatch " + a.dimension() + " vs " + b.dimension());
-        }
-        int d = a.dimension();
-        float[] x = Arrays.copyOf(a.features().rawData(), (a.size() + b.size()) * d);
-        System.arraycopy(b.features().rawData(), 0, x, a.size() * d, b.size() * d);
-        int[] y = Arrays.copyOf(a.labels(), a.size() + b.size());
-        System.arraycopy(b.labels(), 0, y, a.size(), b.size());
-        return new LabeledData(FeatureMatrix.wrap(a.size() + b.size(), d, x), y);
+        return LabeledData.concat(List.of(a, b));
     }
 }

@@ -147,21 +147,7 @@ final class IncrementalRun {
     }
 
     static LabeledData concat(List<Step> steps) {
-        int n = 0;
-        int d = steps.get(0).train().dimension();
-        for (Step s : steps) {
-            n += s.train().size();
-        }
-        float[] x = new float[n * d];
-        int[] y = new int[n];
-        int at = 0;
-        for (Step s : steps) {
-            LabeledData t = s.train();
-            System.arraycopy(t.features().rawData(), 0, x, at * d, t.size() * d);
-            System.arraycopy(t.labels(), 0, y, at, t.size());
-            at += t.size();
-        }
-        return new LabeledData(FeatureMatrix.wrap(n, d, x), y);
+        return LabeledData.concat(steps.stream().map(Step::train).toList());
     }
 
     /** Training rows of the given classes, class by class. */

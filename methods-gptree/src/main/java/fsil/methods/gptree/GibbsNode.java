@@ -1,5 +1,6 @@
 package fsil.methods.gptree;
 
+import fsil.core.concurrent.Parallel;
 import fsil.core.gp.DiagonalPrecisionPosterior;
 import fsil.core.gp.Kernel;
 import fsil.core.linalg.Cholesky;
@@ -95,7 +96,7 @@ final class GibbsNode implements NodeModel {
         boolean keep = (long) n * n * m <= 4_000_000L;
         DiagonalPrecisionPosterior[] cached = keep ? new DiagonalPrecisionPosterior[m] : null;
         double[] zero = new double[n];
-        Parallel.forEach(m, executor, c -> {
+        Parallel.forEach(executor, m, c -> {
             UniformRandomProvider rng = RandomStreams.child(seed, c);
             ZigguratSampler.NormalizedGaussian gauss = ZigguratSampler.NormalizedGaussian.of(rng);
             PolyaGammaSampler pg = new PolyaGammaSampler(rng);

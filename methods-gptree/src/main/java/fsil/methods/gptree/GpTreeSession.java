@@ -8,6 +8,7 @@ import fsil.api.Prediction;
 import fsil.api.Session;
 import fsil.api.SessionContext;
 import fsil.api.TaskKind;
+import fsil.core.concurrent.Parallel;
 import fsil.core.random.RandomStreams;
 import org.ejml.data.DMatrixRMaj;
 
@@ -253,7 +254,7 @@ final class GpTreeSession implements Session {
         int c = root.classes.length;
         List<TreeNode> internal = root.internalNodes();
         double[][] pr = new double[internal.size()][];
-        Parallel.forEach(internal.size(), ctx.executor(), v -> pr[v] = internal.get(v).model.probabilityRight(q));
+        Parallel.forEach(ctx.executor(), internal.size(), v -> pr[v] = internal.get(v).model.probabilityRight(q));
         double[] p = new double[t * c];
         Arrays.fill(p, 1.0);
         for (int v = 0; v < internal.size(); v++) {

@@ -1,6 +1,7 @@
 package fsil.methods.gptree;
 
 import fsil.core.cluster.KMeans;
+import fsil.core.concurrent.Parallel;
 import fsil.core.nn.Adam;
 import fsil.core.nn.Dense;
 import fsil.core.nn.Mlp;
@@ -285,7 +286,7 @@ final class ViTrainer {
             }
             ViNode.Gradient[] grads = new ViNode.Gradient[nodes.size()];
             int[][] positions = new int[nodes.size()][];
-            Parallel.forEach(nodes.size(), executor, v -> {
+            Parallel.forEach(executor, nodes.size(), v -> {
                 ViNode node = nodes.get(v);
                 int[] members = nodeRows.get(v);
                 int[] pos = new int[s];

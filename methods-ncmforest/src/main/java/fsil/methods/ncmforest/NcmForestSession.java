@@ -7,6 +7,7 @@ import fsil.api.LabeledData;
 import fsil.api.Prediction;
 import fsil.api.Session;
 import fsil.api.SessionContext;
+import fsil.core.concurrent.Parallel;
 import fsil.core.random.RandomStreams;
 import org.apache.commons.rng.sampling.distribution.PoissonSampler;
 
@@ -16,8 +17,6 @@ import java.util.ArrayDeque;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.function.IntConsumer;
 
 /**
@@ -232,23 +231,7 @@ final class NcmForestSession implements Session {
 
     /** Runs body(0..count-1) on the context's executor and waits; results are combined by the caller in order. */
     private void forEach(int count, IntConsumer body) {
-        CompletableFuture<?>[] futures = new CompletableFuture<?>[count];
-        for (int i = 0; i < count; i++) {
-            int task = i;
-            futures[i] = CompletableFuture.runAsync(() -> body.accept(task), ctx.executor());
-        }
-        try {
-            CompletableFuture.allOf(futures).join();
-        } catch (CompletionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof RuntimeException re) {
-                throw re;
-            }
-            if (cause instanceof Error err) {
-                throw err;
-            }
-            throw e;
-        }
+        Parallel.forEach(ctx.executor(), count, body);
     }
 
     private void recordTraining(TreeWork[] works, double seconds, boolean fresh, boolean incremental) {

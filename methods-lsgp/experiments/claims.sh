@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Claims of issue 9 on glyphs (pretrained-mlp backbone; meta-training on the background scripts = base classes,
+# episodes from the evaluation scripts = novel classes). One invocation per (shot, order seed).
+set -u
+cd /work/wt-lsgp
+D=/work/lsgp-runs/claims/dist
+
+for shot in 1 5; do
+  # train the three meta-learned kernels once (2 in parallel), so the seed runs read them from the cache
+  nice -n 10 $D/fsil run --methods "a:lsgp[train_shots=$shot,val_episodes=0],b:lsgp[train_shots=$shot,val_episodes=0,tau=1],c:lsgp[train_shots=$shot,val_episodes=0,loss=pl]" --datasets glyphs --backbone pretrained-mlp --protocol fewshot --shots $shot --episodes 2 --threads 2 --out /work/lsgp-runs/claims/warm$shot > /work/lsgp-runs/claims/warm$shot.log 2>&1
+  echo "warm $shot done $(date)" >> /work/lsgp-runs/claims/progress.txt
+  M="ml-t0.2:lsgp[train_shots=$shot,val_episodes=0]"
+  M="$M,ml-t0.2-mean0:lsgp[train_shots=$shot,val_episodes=0,mean=0]"
+  M="$M,ml-t0.2-gibbs:lsgp[train_shots=$shot,val_episodes=0,inference=gibbs]"
+  M="$M,ml-t1:lsgp[train_shots=$shot,val_episodes=0,tau=1]"
+  M="$M,pl-t0.2:lsgp[train_shots=$shot,val_episodes=0,loss=pl]"
+  M="$M,ml-t0.2-cal:lsgp[train_shots=$shot,calibrate=true]"
+  M="$M,pl-t0.2-cal:lsgp[train_shots=$shot,loss=pl,calibrate=true]"
+  for t in 0.2 0.5 0.75 1 1.5; do
+    M="$M,fixed-t$t:lsgp[meta_train=false,val_episodes=0,tau=$t]"
+  done
+  M="$M,fixed-t0.2-mean0:lsgp[meta_train=false,val_episodes=0,mean=0]"
+  M="$M,fixed-t0.2-gibbs:lsgp[meta_train=false,val_episodes=0,inference=gibbs]"
+  M="$M,ncm"
+  for seed in 1 2 3 4 5; do
+    nice -n 10 $D/fsil run --methods "$M" --datasets glyphs --backbone pretrained-mlp --protocol fewshot \
+      --shots $shot --episodes 300 --order-seed $seed --threads 2 \
+      --out /work/lsgp-runs/claims/shot$shot-seed$seed > /work/lsgp-runs/claims/shot$shot-seed$seed.log 2>&1
+    echo "shot $shot seed $seed done $(date)" >> /work/lsgp-runs/claims/progress.txt
+  done
+done

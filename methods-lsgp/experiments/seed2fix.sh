@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# shot 1, order seed 2 (rerun: its first directory was left by an interrupted run)
+cd /work/wt-lsgp
+D=/work/lsgp-runs/claims/dist
+  M="ml-t0.2:lsgp[train_shots=1,val_episodes=0]"
+  M="$M,ml-t0.2-mean0:lsgp[train_shots=1,val_episodes=0,mean=0]"
+  M="$M,ml-t0.2-gibbs:lsgp[train_shots=1,val_episodes=0,inference=gibbs]"
+  M="$M,ml-t1:lsgp[train_shots=1,val_episodes=0,tau=1]"
+  M="$M,pl-t0.2:lsgp[train_shots=1,val_episodes=0,loss=pl]"
+  M="$M,ml-t0.2-cal:lsgp[train_shots=1,calibrate=true]"
+  M="$M,pl-t0.2-cal:lsgp[train_shots=1,loss=pl,calibrate=true]"
+  for t in 0.2 0.5 0.75 1 1.5; do
+    M="$M,fixed-t$t:lsgp[meta_train=false,val_episodes=0,tau=$t]"
+  done
+  M="$M,fixed-t0.2-mean0:lsgp[meta_train=false,val_episodes=0,mean=0]"
+  M="$M,fixed-t0.2-gibbs:lsgp[meta_train=false,val_episodes=0,inference=gibbs]"
+  M="$M,ncm"
+nice -n 10 $D/fsil run --methods "$M" --datasets glyphs --backbone pretrained-mlp --protocol fewshot \
+  --shots 1 --episodes 300 --order-seed 2 --threads 2 --out /work/lsgp-runs/claims/shot1-seed2 > /work/lsgp-runs/claims/shot1-seed2.log 2>&1
+echo "shot 1 seed 2 (rerun) done $(date)" >> /work/lsgp-runs/claims/progress.txt

@@ -1,0 +1,58 @@
+package fsil.methods.lsgp;
+
+import fsil.api.Params;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** The resolved parameters of {@link LsgpMethod}. */
+record LsgpConfig(double tau, double mean, double trainMean, boolean gibbs, int steps, double tol, ElboForm elbo,
+                  boolean authorsQueryMean, int mcSamples, int gibbsBurnin, int gibbsSamples, boolean gibbsBlocked, boolean metaTrain,
+                  boolean predictiveLoss, int trainSteps, int trainEpisodes, int trainWays, int trainShots,
+                  int trainQueries, int plSamples, boolean residual, int hidden, int outDim, double lr, double kernelLr,
+                  double outputscale, double valFraction, int valEpisodes, boolean calibrate, boolean cache) {
+
+    static LsgpConfig from(Params p) {
+        return new LsgpConfig(p.get(LsgpMethod.TAU), p.get(LsgpMethod.MEAN), p.get(LsgpMethod.TRAIN_MEAN),
+                p.get(LsgpMethod.INFERENCE).equals("gibbs"), p.get(LsgpMethod.STEPS), p.get(LsgpMethod.TOL),
+                ElboForm.parse(p.get(LsgpMethod.ELBO)), p.get(LsgpMethod.QUERY_MEAN).equals("authors"),
+                p.get(LsgpMethod.MC_SAMPLES), p.get(LsgpMethod.GIBBS_BURNIN), p.get(LsgpMethod.GIBBS_SAMPLES),
+                p.get(LsgpMethod.GIBBS_LAMBDA).equals("blocked"),
+                p.get(LsgpMethod.META_TRAIN), p.get(LsgpMethod.LOSS).equals("pl"), p.get(LsgpMethod.TRAIN_STEPS),
+                p.get(LsgpMethod.TRAIN_EPISODES), p.get(LsgpMethod.TRAIN_WAYS), p.get(LsgpMethod.TRAIN_SHOTS),
+                p.get(LsgpMethod.TRAIN_QUERIES), p.get(LsgpMethod.PL_SAMPLES),
+                p.get(LsgpMethod.FEATURE_MAP).equals("residual"), p.get(LsgpMethod.HIDDEN),
+                p.get(LsgpMethod.OUT_DIM), p.get(LsgpMethod.LR), p.get(LsgpMethod.KERNEL_LR),
+                p.get(LsgpMethod.OUTPUTSCALE), p.get(LsgpMethod.VAL_FRACTION), p.get(LsgpMethod.VAL_EPISODES),
+                p.get(LsgpMethod.CALIBRATE), p.get(LsgpMethod.CACHE));
+    }
+
+    /** Layer sizes of g_theta for input dimension d. */
+    int[] mapSizes(int d) {
+        int out = residual ? d : outDim;
+        return hidden > 0 ? new int[]{d, hidden, out} : new int[]{d, out};
+    }
+
+    /** The parameters that determine the meta-trained model (the cache key), as name=value text. */
+    Map<String, String> trainingKey() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("tau", Double.toString(tau));
+        m.put("train_mean", Double.toString(trainMean));
+        m.put("elbo", elbo.name());
+        m.put("loss", predictiveLoss ? "pl" : "ml");
+        m.put("train_steps", Integer.toString(trainSteps));
+        m.put("train_episodes", Integer.toString(trainEpisodes));
+        m.put("train_ways", Integer.toString(trainWays));
+        m.put("train_shots", Integer.toString(trainShots));
+        m.put("train_queries", Integer.toString(trainQueries));
+        m.put("pl_samples", Integer.toString(plSamples));
+        m.put("feature_map", residual ? "residual" : "mlp");
+        m.put("hidden", Integer.toString(hidden));
+        m.put("out_dim", Integer.toString(residual ? 0 : outDim));
+        m.put("lr", Double.toString(lr));
+        m.put("kernel_lr", Double.toString(kernelLr));
+        m.put("outputscale", Double.toString(outputscale));
+        m.put("val_fraction", Double.toString(valFraction));
+        return m;
+    }
+}

@@ -1,0 +1,201 @@
+package fsil.methods.lsgp;
+
+import fsil.api.Background;
+import fsil.api.Episode;
+import fsil.api.FeatureMatrix;
+import fsil.api.FsilException;
+import fsil.api.LabeledData;
+import fsil.api.Learner;
+import fsil.api.Prediction;
+import fsil.api.Session;
+import fsil.api.SessionContext;
+import fsil.core.bench.Benchmark;
+import fsil.core.random.RandomStreams;
+import org.apache.commons.rng.UniformRandomProvider;
+import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Test-time episodes per second of the logistic-softmax GP (learn the support set, predict the queries), with the
+ * learn (task inference) and predict (predictive + Monte Carlo class probabilities) parts timed separately: mean-field
+ * with 20 steps (the reference), mean-field with one step, and the Gibbs sampler (20 burn-in + 30 kept sweeps by
+ * default), measured round robin in the same run on the same synthetic 5-way 5-shot episodes (Gaussian clusters,
+ * D = 64 by default) with the cosine kernel on the raw features (the feature map costs the same for every variant).
+ * Accuracy is printed as a sanity check.
+ *
+ * <p>Options (key=value): dim (64), ways (5), shots (5), queries (75), episodes (50 per timed repetition), reps (5),
+ * warmups (1), mc_samples (1000), gibbs_burnin (20), gibbs_samples (30), tau (0.2), mean (0: the Gibbs chain
+ * cannot run at the paper's test mean -5 with tau = 0.2, see {@link GibbsSampler}), seed (1).
+ */
+public final class LsgpInferenceBenchmark implements Benchmark {
+    private static final Set<String> KEYS = Set.of("dim", "ways", "shots", "queries", "episodes", "reps", "warmups",
+            "mc_samples", "gibbs_burnin", "gibbs_samples", "tau", "mean", "seed");
+
+    @Override
+    public String id() {
+        return "lsgp-inference";
+    }
+
+    @Override
+    public String description() {
+        return "lsgp test-time episodes/s: mean-field 20 steps (reference) vs 1 step vs Gibbs, 5-way 5-shot Q=75";
+    }
+
+    @Override
+    public void run(Map<String, String> options, PrintStream out) {
+        for (String k : options.keySet()) {
+            if (!KEYS.contains(k)) {
+                throw new FsilException("unknown option '" + k + "' for benchmark " + id() + "; valid options: "
+                        + KEYS.stream().sorted().toList());
+            }
+        }
+        int dim = (int) number(options, "dim", 64);
+        int ways = (int) number(options, "ways", 5);
+        int shots = (int) number(options, "shots", 5);
+        int queries = (int) number(options, "queries", 75);
+        int episodes = (int) number(options, "episodes", 50);
+        int reps = (int) number(options, "reps", 5);
+        int warmups = (int) number(options, "warmups", 1);
+        long seed = (long) number(options, "seed", 1);
+        String mc = options.getOrDefault("mc_samples", "1000");
+        String tau = options.getOrDefault("tau", "0.2");
+        String mean = options.getOrDefault("mean", "0");
+        if (ways < 2 || shots < 1 || queries < ways || episodes < 1 || reps < 1 || dim < 2) {
+            throw new FsilException("need ways >= 2, shots >= 1, queries >= ways, episodes >= 1, reps >= 1, dim >= 2");
+        }
+        List<Episode> pool = new ArrayList<>();
+        List<int[]> truth = new ArrayList<>();
+        UniformRandomProvider rng = RandomStreams.create(RandomStreams.derive(seed, "lsgp-bench"));
+        for (int e = 0; e < episodes; e++) {
+            LabeledData[] ep = syntheticEpisode(rng, dim, ways, shots, queries / ways);
+            pool.add(new Episode(ep[0], ep[1].features(), ways, shots, false));
+            truth.add(ep[1].labels());
+        }
+        LsgpMethod m = new LsgpMethod();
+        Map<String, Map<String, String>> variants = new LinkedHashMap<>();
+        variants.put("mean-field 20 steps (ref.)", Map.of("steps", "20"));
+        variants.put("mean-field 1 step", Map.of("steps", "1"));
+        variants.put("gibbs " + options.getOrDefault("gibbs_burnin", "20") + "+"
+                + options.getOrDefault("gibbs_samples", "30") + " sweeps", Map.of("inference", "gibbs",
+                "gibbs_burnin", options.getOrDefault("gibbs_burnin", "20"),
+                "gibbs_samples", options.getOrDefault("gibbs_samples", "30")));
+        Map<String, Learner> learners = new LinkedHashMap<>();
+        for (Map.Entry<String, Map<String, String>> v : variants.entrySet()) {
+            Map<String, String> p = new LinkedHashMap<>(v.getValue());
+            p.put("meta_train", "false");
+            p.put("mc_samples", mc);
+            p.put("tau", tau);
+            p.put("mean", mean);
+            learners.put(v.getKey(), m.learner(m.params(p), Background.none(dim)));
+        }
+        Map<String, double[][]> times = new LinkedHashMap<>();
+        for (String k : learners.keySet()) {
+            times.put(k, new double[2][reps]);
+        }
+        for (int r = -warmups; r < reps; r++) {
+            for (Map.Entry<String, Learner> l : learners.entrySet()) {
+                long learnNs = 0;
+                long predictNs = 0;
+                for (int e = 0; e < pool.size(); e++) {
+                    Session s = l.getValue().newSession(SessionContext.forEpisode(pool.get(e), e));
+                    long t0 = System.nanoTime();
+                    s.learn(pool.get(e).support());
+                    long t1 = System.nanoTime();
+                    s.predict(pool.get(e).queries());
+                    predictNs += System.nanoTime() - t1;
+                    learnNs += t1 - t0;
+                }
+                if (r >= 0) {
+                    times.get(l.getKey())[0][r] = learnNs * 1e-9 / episodes;
+                    times.get(l.getKey())[1][r] = predictNs * 1e-9 / episodes;
+                }
+            }
+        }
+        out.printf(Locale.ROOT, "lsgp-inference: %d-way %d-shot, Q=%d, D=%d, tau=%s, mean=%s, mc_samples=%s, %d episodes "
+                + "per repetition, median of %d repetitions (round robin), one thread%n", ways, shots, queries, dim,
+                tau, mean, mc, episodes, reps);
+        out.printf(Locale.ROOT, "%-30s %11s %11s %11s %12s %11s %9s%n", "variant", "learn ms", "learn ratio",
+                "predict ms", "episodes/s", "total ratio", "accuracy");
+        double refLearn = Double.NaN;
+        double refTotal = Double.NaN;
+        for (Map.Entry<String, Learner> l : learners.entrySet()) {
+            double learn = median(times.get(l.getKey())[0]);
+            double predict = median(times.get(l.getKey())[1]);
+            double total = learn + predict;
+            if (Double.isNaN(refLearn)) {
+                refLearn = learn;
+                refTotal = total;
+            }
+            int ok = 0;
+            int count = 0;
+            for (int e = 0; e < pool.size(); e++) {
+                Prediction p = l.getValue().solve(pool.get(e), e);
+                int[] lab = p.labels();
+                for (int j = 0; j < lab.length; j++) {
+                    ok += lab[j] == truth.get(e)[j] ? 1 : 0;
+                }
+                count += lab.length;
+            }
+            out.printf(Locale.ROOT, "%-30s %11.3f %10.2fx %11.3f %12.1f %10.2fx %8.2f%%%n", l.getKey(), learn * 1e3,
+                    learn / refLearn, predict * 1e3, 1.0 / total, total / refTotal, 100.0 * ok / count);
+        }
+    }
+
+    private static double median(double[] a) {
+        double[] t = a.clone();
+        java.util.Arrays.sort(t);
+        int n = t.length;
+        return n % 2 == 1 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+    }
+
+    private static double number(Map<String, String> o, String key, double def) {
+        String v = o.get(key);
+        if (v == null) {
+            return def;
+        }
+        try {
+            return Double.parseDouble(v);
+        } catch (NumberFormatException e) {
+            throw new FsilException("option " + key + "=" + v + " is not a number");
+        }
+    }
+
+    /** Support and labelled queries: class means on a sphere of radius 2, unit Gaussian noise, shifted positive. */
+    static LabeledData[] syntheticEpisode(UniformRandomProvider rng, int dim, int ways, int shots, int perClass) {
+        ZigguratSampler.NormalizedGaussian g = ZigguratSampler.NormalizedGaussian.of(rng);
+        double[][] means = new double[ways][dim];
+        for (int c = 0; c < ways; c++) {
+            double norm = 0;
+            for (int j = 0; j < dim; j++) {
+                means[c][j] = g.sample();
+                norm += means[c][j] * means[c][j];
+            }
+            for (int j = 0; j < dim; j++) {
+                means[c][j] = 2 * means[c][j] / Math.sqrt(norm) + 1.0;
+            }
+        }
+        LabeledData[] out = new LabeledData[2];
+        int[] per = {shots, perClass};
+        for (int part = 0; part < 2; part++) {
+            int n = ways * per[part];
+            float[] x = new float[n * dim];
+            int[] y = new int[n];
+            for (int i = 0; i < n; i++) {
+                int c = i % ways;
+                y[i] = c;
+                for (int j = 0; j < dim; j++) {
+                    x[i * dim + j] = (float) (means[c][j] + 0.35 * g.sample());
+                }
+            }
+            out[part] = new LabeledData(FeatureMatrix.wrap(n, dim, x), y);
+        }
+        return out;
+    }
+}

@@ -1,0 +1,180 @@
+package fsil.methods.lsgp;
+
+import fsil.api.Background;
+import fsil.api.LabeledData;
+import fsil.core.gp.CosineKernel;
+import fsil.core.random.RandomStreams;
+import org.apache.commons.rng.UniformRandomProvider;
+import org.ejml.data.DMatrixRMaj;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What a learner holds: the (meta-trained) deep kernel, the calibration temperature and diagnostics.
+ *
+ * <p>Preparation ({@link #prepare}): the base classes are split once, by a stream of the background seed, into
+ * meta-training classes and a held-out {@code val_fraction} of meta-validation classes (the {@link Background} only
+ * carries the base classes, so the dataset's own validation split is not available here). The kernel is trained on
+ * the meta-training classes (or read from the disk cache); the meta-validation episodes give the validation
+ * accuracy and, with {@code calibrate=true}, the temperature of {@link TemperatureScaling}. Caveat: a backbone
+ * pretrained on all base classes has seen the validation classes, so their features are more separable than those
+ * of novel classes and the fitted temperature can be too low (over-sharpening).
+ */
+final class LsgpModel {
+    private final DeepKernel kernel;
+    private final double temperature;
+    private final Map<String, Double> diagnostics;
+
+    private LsgpModel(DeepKernel kernel, double temperature, Map<String, Double> diagnostics) {
+        this.kernel = kernel;
+        this.temperature = temperature;
+        this.diagnostics = Collections.unmodifiableMap(diagnostics);
+    }
+
+    DeepKernel kernel() {
+        return kernel;
+    }
+
+    double temperature() {
+        return temperature;
+    }
+
+    Map<String, Double> diagnostics() {
+        return diagnostics;
+    }
+
+    static LsgpModel prepare(LsgpConfig cfg, Background bg) {
+        LabeledData base = bg.base();
+        Map<String, Double> diag = new LinkedHashMap<>();
+        int[][] split = split(base.classes(), cfg.valFraction(), bg.seed());
+        int[] trainClasses = split[0];
+        int[] valClasses = split[1];
+        EpisodeSampler trainSampler = new EpisodeSampler(base, trainClasses);
+        DeepKernel kernel;
+        if (cfg.metaTrain() && cfg.trainEpisodes() > 0 && trainSampler.classes() >= 2) {
+            kernel = trained(cfg, bg, trainClasses, diag);
+            diag.put("meta_trained", 1.0);
+        } else {
+            kernel = new DeepKernel(null, false, Math.log(cfg.outputscale()));
+            diag.put("meta_trained", 0.0);
+        }
+        diag.put("outputscale", kernel.outputscale());
+        diag.put("meta_train_classes", (double) trainClasses.length);
+        diag.put("meta_val_classes", (double) valClasses.length);
+        double temperature = 1.0;
+        EpisodeSampler valSampler = new EpisodeSampler(base, valClasses);
+        if (valSampler.classes() >= 2 && cfg.valEpisodes() > 0) {
+            Validation v = validate(cfg, base, valSampler, kernel, bg.seed());
+            diag.put("val_acc", v.accuracy());
+            diag.put("val_nll", TemperatureScaling.nll(v.probabilities(), v.labels(), v.numClasses(), 1.0));
+            if (cfg.calibrate()) {
+                temperature = TemperatureScaling.fit(v.probabilities(), v.labels(), v.numClasses());
+            }
+        }
+        diag.put("calibration_temperature", temperature);
+        return new LsgpModel(kernel, temperature, diag);
+    }
+
+    /** [0] = meta-training classes, [1] = meta-validation classes (both sorted). */
+    static int[][] split(int[] classes, double valFraction, long seed) {
+        int[] c = classes.clone();
+        Arrays.sort(c);
+        UniformRandomProvider rng = RandomStreams.create(RandomStreams.derive(seed, "lsgp-class-split"));
+        RandomStreams.shuffle(c, rng);
+        int nVal = (int) Math.round(valFraction * c.length);
+        nVal = Math.min(nVal, c.length - 2);
+        if (nVal < 2) {
+            nVal = 0;
+        }
+        int[] val = Arrays.copyOfRange(c, 0, nVal);
+        int[] train = Arrays.copyOfRange(c, nVal, c.length);
+        Arrays.sort(val);
+        Arrays.sort(train);
+        return new int[][]{train, val};
+    }
+
+    static String cacheKey(LsgpConfig cfg, Background bg) {
+        return "lsgp-model-v1|" + bg.dataKey() + "|seed=" + bg.seed() + "|dim=" + bg.base().dimension() + "|rows="
+                + bg.base().size() + "|" + cfg.trainingKey();
+    }
+
+    private static DeepKernel trained(LsgpConfig cfg, Background bg, int[] trainClasses, Map<String, Double> diag) {
+        int d = bg.base().dimension();
+        int[] sizes = cfg.mapSizes(d);
+        String key = cacheKey(cfg, bg);
+        Optional<Path> file = cfg.cache() ? bg.cacheDir().map(dir -> ModelCache.file(dir, key)) : Optional.empty();
+        Optional<ModelCache.Entry> cached = file.flatMap(f -> ModelCache.read(f, key, sizes, cfg.residual()));
+        ModelCache.Entry entry;
+        if (cached.isPresent()) {
+            entry = cached.get();
+            diag.put("model_from_cache", 1.0);
+        } else {
+            long t0 = System.nanoTime();
+            MetaTrainer.Result r = MetaTrainer.train(cfg, bg.base(), trainClasses, bg.seed());
+            diag.put("meta_train_s", (System.nanoTime() - t0) * 1e-9);
+            entry = new ModelCache.Entry(r.kernel(), r.initialLoss(), r.finalLoss(), r.skipped());
+            file.ifPresent(f -> ModelCache.write(f, key, entry));
+            diag.put("model_from_cache", 0.0);
+        }
+        diag.put("train_loss_first", entry.initialLoss());
+        diag.put("train_loss_last", entry.finalLoss());
+        diag.put("train_skipped", (double) entry.skipped());
+        return entry.kernel();
+    }
+
+    /** Predictions and labels of the meta-validation episodes. */
+    record Validation(double[] probabilities, int[] labels, int numClasses, double accuracy) {
+    }
+
+    static Validation validate(LsgpConfig cfg, LabeledData base, EpisodeSampler sampler, DeepKernel kernel,
+                               long seed) {
+        int ways = Math.min(cfg.trainWays(), sampler.classes());
+        UniformRandomProvider rng = RandomStreams.create(RandomStreams.derive(seed, "lsgp-validation"));
+        CosineKernel k = kernel.kernel();
+        int total = 0;
+        int correct = 0;
+        java.util.List<double[]> probs = new java.util.ArrayList<>();
+        java.util.List<int[]> labels = new java.util.ArrayList<>();
+        for (int e = 0; e < cfg.valEpisodes(); e++) {
+            EpisodeSampler.Episode ep = sampler.sample(rng, ways, cfg.trainShots(), cfg.trainQueries());
+            int ns = ep.supportSize();
+            int[] rows = ep.rows();
+            DMatrixRMaj z = kernel.embed(base.features().selectRows(rows));
+            DMatrixRMaj zs = new DMatrixRMaj(ns, z.numCols);
+            DMatrixRMaj zq = new DMatrixRMaj(rows.length - ns, z.numCols);
+            System.arraycopy(z.data, 0, zs.data, 0, zs.data.length);
+            System.arraycopy(z.data, zs.data.length, zq.data, 0, zq.data.length);
+            long unitSeed = RandomStreams.derive(seed, e);
+            TaskPosterior post = TaskInference.fit(cfg, k.matrix(zs), ep.supportLabels(), ways, unitSeed, null);
+            double[] p = TaskInference.predict(cfg, post, k.matrix(zs, zq), k.diag(zq),
+                    new Predictor(ways, cfg.tau(), cfg.mcSamples(), unitSeed), 1.0);
+            int[] yq = ep.queryLabels();
+            for (int j = 0; j < yq.length; j++) {
+                int best = 0;
+                for (int c = 1; c < ways; c++) {
+                    if (p[j * ways + c] > p[j * ways + best]) {
+                        best = c;
+                    }
+                }
+                correct += best == yq[j] ? 1 : 0;
+            }
+            total += yq.length;
+            probs.add(p);
+            labels.add(yq);
+        }
+        double[] allP = new double[total * ways];
+        int[] allY = new int[total];
+        int at = 0;
+        for (int e = 0; e < probs.size(); e++) {
+            System.arraycopy(probs.get(e), 0, allP, at * ways, probs.get(e).length);
+            System.arraycopy(labels.get(e), 0, allY, at, labels.get(e).length);
+            at += labels.get(e).length;
+        }
+        return new Validation(allP, allY, ways, total == 0 ? Double.NaN : correct / (double) total);
+    }
+}

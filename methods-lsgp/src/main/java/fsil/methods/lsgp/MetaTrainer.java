@@ -1,0 +1,135 @@
+package fsil.methods.lsgp;
+
+import fsil.api.LabeledData;
+import fsil.core.gp.CosineKernel;
+import fsil.core.nn.Adam;
+import fsil.core.nn.Mlp;
+import fsil.core.nn.Parameters;
+import fsil.core.random.RandomStreams;
+import fsil.api.FsilException;
+import org.apache.commons.rng.UniformRandomProvider;
+import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
+import org.ejml.data.DMatrixRMaj;
+
+/**
+ * Meta-learning of the deep kernel (paper §4.3): a feature map g_theta (core MLP, ReLU between layers, linear
+ * output; by default residual, g(x) = x + mlp(x) with the last layer initialised at 0) on the backbone features and the log outputscale of the cosine kernel, trained over episodes of the base
+ * classes with Adam (learning rates 1e-3 for the map and 1e-4 for the kernel, as the paper), one episode per step.
+ * Each episode draws {@code train_ways} classes and, per class, {@code train_shots} support and up to
+ * {@code train_queries} query samples; the loss is {@link EpisodeObjective#ml} on all of them or
+ * {@link EpisodeObjective#pl} (queries given support). Everything is drawn from streams derived from the
+ * background seed, and the loop is sequential, so the result depends only on (params, background).
+ *
+ * <p>An episode whose loss or gradient is not finite (or whose inner loop fails numerically) is skipped and
+ * counted, as the authors skip non-finite steps; a run where every episode fails is an error.
+ */
+final class MetaTrainer {
+    /** The trained kernel and what happened. */
+    record Result(DeepKernel kernel, double initialLoss, double finalLoss, int skipped, int episodes) {
+    }
+
+    private MetaTrainer() {
+    }
+
+    static Result train(LsgpConfig cfg, LabeledData base, int[] trainClasses, long seed) {
+        int d = base.dimension();
+        int[] sizes = cfg.mapSizes(d);
+        Mlp mlp = new Mlp(sizes, false, RandomStreams.derive(seed, "lsgp-feature-map"));
+        if (cfg.residual()) {
+            // zero last layer: g(x) = x at the start, i.e. the backbone's own cosine kernel
+            java.util.Arrays.fill(mlp.layers().get(mlp.layers().size() - 1).weights(), 0.0);
+        }
+        double[] logS = {Math.log(cfg.outputscale())};
+        Parameters kernelParams = new Parameters();
+        double[] logSGrad = kernelParams.add(logS);
+        Adam adamMap = new Adam(cfg.lr(), 0);
+        Adam adamKernel = new Adam(cfg.kernelLr(), 0);
+        UniformRandomProvider rng = RandomStreams.create(RandomStreams.derive(seed, "lsgp-episodes"));
+        ZigguratSampler.NormalizedGaussian normal = ZigguratSampler.NormalizedGaussian.of(rng);
+        EpisodeSampler sampler = new EpisodeSampler(base, trainClasses);
+        int ways = Math.min(cfg.trainWays(), trainClasses.length);
+        int maxRows = sampler.maxRows(ways, cfg.trainShots(), cfg.trainQueries());
+        Mlp.Batch batch = mlp.newBatch(maxRows);
+        int out = sizes[sizes.length - 1];
+        int skipped = 0;
+        int window = Math.max(1, cfg.trainEpisodes() / 10);
+        double firstSum = 0;
+        int firstCount = 0;
+        double lastSum = 0;
+        int lastCount = 0;
+        float[] x = base.features().rawData();
+        for (int e = 0; e < cfg.trainEpisodes(); e++) {
+            EpisodeSampler.Episode ep = sampler.sample(rng, ways, cfg.trainShots(), cfg.trainQueries());
+            int rows = ep.rows().length;
+            batch.setInput(x, ep.rows(), 0, rows);
+            mlp.forward(batch);
+            DMatrixRMaj z = new DMatrixRMaj(rows, out);
+            System.arraycopy(batch.output(), 0, z.data, 0, rows * out);
+            if (cfg.residual()) {
+                int[] r = ep.rows();
+                for (int i = 0; i < rows; i++) {
+                    for (int j = 0; j < out; j++) {
+                        z.data[i * out + j] += x[r[i] * d + j];
+                    }
+                }
+            }
+            CosineKernel kernel = new CosineKernel(Math.exp(logS[0]));
+            EpisodeObjective.Value v;
+            try {
+                if (cfg.predictiveLoss()) {
+                    int ns = ep.supportSize();
+                    DMatrixRMaj zs = new DMatrixRMaj(ns, out);
+                    DMatrixRMaj zq = new DMatrixRMaj(rows - ns, out);
+                    System.arraycopy(z.data, 0, zs.data, 0, ns * out);
+                    System.arraycopy(z.data, ns * out, zq.data, 0, (rows - ns) * out);
+                    double[] eps = new double[cfg.plSamples() * ways];
+                    for (int i = 0; i < eps.length; i++) {
+                        eps[i] = normal.sample();
+                    }
+                    v = EpisodeObjective.pl(kernel, zs, ep.supportLabels(), zq, ep.queryLabels(), ways, cfg.tau(),
+                            cfg.trainMean(), cfg.trainSteps(), eps);
+                } else {
+                    v = EpisodeObjective.ml(kernel, z, ep.labels(), ways, cfg.tau(), cfg.trainMean(),
+                            cfg.trainSteps(), cfg.elbo());
+                }
+            } catch (FsilException numerical) {
+                skipped++;
+                continue;
+            }
+            if (!Double.isFinite(v.loss()) || !Double.isFinite(v.dLogOutputscale()) || !allFinite(v.dz().data)) {
+                skipped++;
+                continue;
+            }
+            if (e < window) {
+                firstSum += v.loss();
+                firstCount++;
+            }
+            if (e >= cfg.trainEpisodes() - window) {
+                lastSum += v.loss();
+                lastCount++;
+            }
+            mlp.parameters().zeroGradients();
+            kernelParams.zeroGradients();
+            System.arraycopy(v.dz().data, 0, batch.outputGradient(), 0, rows * out);
+            mlp.backward(batch, false);
+            logSGrad[0] = v.dLogOutputscale();
+            adamMap.step(mlp.parameters());
+            adamKernel.step(kernelParams);
+        }
+        if (cfg.trainEpisodes() > 0 && skipped == cfg.trainEpisodes()) {
+            throw new FsilException("lsgp meta-training failed: all " + skipped + " episodes had a non-finite loss or "
+                    + "gradient. Try a larger tau, a smaller lr, or meta_train=false.");
+        }
+        return new Result(new DeepKernel(mlp, cfg.residual(), logS[0]), firstCount > 0 ? firstSum / firstCount : Double.NaN,
+                lastCount > 0 ? lastSum / lastCount : Double.NaN, skipped, cfg.trainEpisodes());
+    }
+
+    private static boolean allFinite(double[] a) {
+        for (double v : a) {
+            if (!Double.isFinite(v)) {
+                return false;
+            }
+        }
+        return true;
+    }
+}
