@@ -27,6 +27,8 @@ public record BavardageConfig(Variant variant, Preprocessing preprocessing, doub
 
     /** Float32 machine epsilon (2^-23), the constant of the authors' softmax. */
     public static final double FLOAT32_EPSILON = 0x1.0p-23;
+    /** T_vb or s_max of a variant that does not use it (softkmeans: both; vb-no-plda: s_max). */
+    static final double UNUSED = 1;
 
     public BavardageConfig {
         positive("t_km", tKm);
@@ -48,12 +50,40 @@ public record BavardageConfig(Variant variant, Preprocessing preprocessing, doub
         }
     }
 
-    /** Resolves method parameters: preset values, replaced by every override that is not 0 / "preset". */
+    /**
+     * Resolves method parameters: preset values, replaced by every override that is not 0 / "preset".
+     *
+     * @throws InvalidParameterException when the {@code auto} preset leaves T_vb or s_max to be chosen on the base
+     *                                   classes, which needs the background: use
+     *                                   {@link BavardageMethod#learner(Params, fsil.api.Background)} or
+     *                                   {@link AutoTuning#choose}, or give both values
+     */
     public static BavardageConfig from(Params p) {
+        return from(p, Double.NaN, Double.NaN);
+    }
+
+    /**
+     * As {@link #from(Params)}, with {@code tVb} and {@code sMax} for the values the {@code auto} preset leaves
+     * open and the parameters do not set (values a variant does not use get the placeholder 1).
+     */
+    static BavardageConfig from(Params p, double tVb, double sMax) {
         Preset preset = Preset.byId(p.get(BavardageMethod.PRESET));
+        Variant variant = Variant.byId(p.get(BavardageMethod.VARIANT));
         double tKm = orPreset(p.get(BavardageMethod.T_KM), preset.tKm());
-        double tVb = orPreset(p.get(BavardageMethod.T_VB), preset.tVb());
-        double sMax = orPreset(p.get(BavardageMethod.S_MAX), preset.sMax());
+        double resolvedTVb = orPreset(p.get(BavardageMethod.T_VB), Double.isNaN(preset.tVb()) ? tVb : preset.tVb());
+        double resolvedSMax = orPreset(p.get(BavardageMethod.S_MAX),
+                Double.isNaN(preset.sMax()) ? sMax : preset.sMax());
+        if (Double.isNaN(resolvedTVb) && variant == Variant.SOFTKMEANS) {
+            resolvedTVb = UNUSED;
+        }
+        if (Double.isNaN(resolvedSMax) && variant != Variant.BAVARDAGE) {
+            resolvedSMax = UNUSED;
+        }
+        if (Double.isNaN(resolvedTVb) || Double.isNaN(resolvedSMax)) {
+            throw new InvalidParameterException("preset=auto chooses t_vb and s_max on the base classes when the "
+                    + "learner is built (BavardageMethod.learner(params, background) or AutoTuning.choose); to "
+                    + "resolve a configuration without base data give both t_vb and s_max or a named preset");
+        }
         int nStep = p.get(BavardageMethod.N_STEP) == 0 ? preset.nStep() : p.get(BavardageMethod.N_STEP);
         String mixture = p.get(BavardageMethod.MIXTURE);
         boolean balanced = switch (mixture) {
@@ -61,11 +91,16 @@ public record BavardageConfig(Variant variant, Preprocessing preprocessing, doub
             case "unbalanced" -> false;
             default -> preset.balanced();
         };
-        return new BavardageConfig(Variant.byId(p.get(BavardageMethod.VARIANT)),
-                Preprocessing.byId(p.get(BavardageMethod.PREPROCESSING)), tKm, p.get(BavardageMethod.N_KM), tVb, sMax,
-                nStep, balanced, p.get(BavardageMethod.ALPHA0), p.get(BavardageMethod.BETA0),
-                p.get(BavardageMethod.GAMMA), p.get(BavardageMethod.DIRICHLET_COUNTS).equals("all"),
-                p.get(BavardageMethod.EPS_SOFTMAX));
+        return new BavardageConfig(variant, Preprocessing.byId(p.get(BavardageMethod.PREPROCESSING)), tKm,
+                p.get(BavardageMethod.N_KM), resolvedTVb, resolvedSMax, nStep, balanced, p.get(BavardageMethod.ALPHA0),
+                p.get(BavardageMethod.BETA0), p.get(BavardageMethod.GAMMA),
+                p.get(BavardageMethod.DIRICHLET_COUNTS).equals("all"), p.get(BavardageMethod.EPS_SOFTMAX));
+    }
+
+    /** A copy with other T_vb and s_max. */
+    BavardageConfig withVb(double newTVb, double newSMax) {
+        return new BavardageConfig(variant, preprocessing, tKm, nKm, newTVb, newSMax, nStep, balanced, alpha0, beta0,
+                gamma, supportInDirichlet, epsilonSoftmax);
     }
 
     private static double orPreset(double value, double presetValue) {

@@ -9,6 +9,7 @@ import fsil.api.Params;
 
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -30,17 +31,22 @@ public final class BavardageMethod implements Method {
             "code = as the authors' code: base-mean centring, L2, per-task span, whitening with the code's base "
                     + "scatter restricted to the span; paper = Eq. 6-7: pooled base covariance, global sphering",
             "code", "paper");
-    public static final Param<String> PRESET = Param.choice("preset", "official",
-            "named values of T_km, T_vb, s_max, n_step and the mixture model: official = the authors' code "
+    public static final Param<String> PRESET = Param.choice("preset", "auto",
+            "named values of T_km, T_vb, s_max, n_step and the mixture model: auto = T_vb and s_max chosen on "
+                    + "labelled episodes from the base classes when the learner is built (T_km 10, n_step 5, "
+                    + "unbalanced; the chosen values are in the diagnostics auto_t_vb, auto_s_max); official = the "
+                    + "authors' code "
                     + "defaults (10, 4, 5, 5, unbalanced, same as cub-unbalanced); the others are the paper's "
                     + "settings (mini also for FC100 and CIFAR-FS); glyphs-* and fashion-mnist-* were chosen on "
                     + "validation data for the built-in datasets with the pretrained-mlp backbone", Preset.ids());
     public static final Param<Double> T_KM = Param.real("t_km", 0, 0, 1e9,
             "soft k-means temperature multiplying squared distances; 0 = the preset's value");
     public static final Param<Double> T_VB = Param.real("t_vb", 0, 0, 1e9,
-            "VB likelihood precision, Lambda = T_vb I; 0 = the preset's value");
+            "VB likelihood precision, Lambda = T_vb I; 0 = the preset's value (preset auto: chosen on the base "
+                    + "classes)");
     public static final Param<Double> S_MAX = Param.real("s_max", 0, 0, 1e12,
-            "upper bound of the whitening gains; 0 = the preset's value (use a large value for no clamping)");
+            "upper bound of the whitening gains; 0 = the preset's value (preset auto: chosen on the base classes; "
+                    + "use a large value for no clamping)");
     public static final Param<Integer> N_STEP = Param.integer("n_step", 0, 0, 10_000,
             "number of PLDA + VB iterations; 0 = the preset's value (5)");
     public static final Param<Integer> N_KM = Param.integer("n_km", 5, 1, 10_000,
@@ -94,17 +100,27 @@ public final class BavardageMethod implements Method {
     }
 
     /**
+     * Computes the base statistics and, under the {@code auto} preset, chooses T_vb and s_max on the base classes
+     * ({@link AutoTuning}); the chosen values are reported in every session's diagnostics ({@code auto_t_vb},
+     * {@code auto_s_max}).
+     *
      * @throws fsil.api.FsilException when the background has no base classes
      */
     @Override
     public Learner learner(Params params, Background background) {
-        BavardageConfig config = BavardageConfig.from(params);
-        return learner(config, BaseStatistics.fromBase(background.base(), config.preprocessing()));
+        Preprocessing kind = Preprocessing.byId(params.get(PREPROCESSING));
+        BaseStatistics stats = BaseStatistics.fromBase(background.base(), kind);
+        AutoTuning.Choice choice = AutoTuning.choose(params, background, stats, AutoTuning.Options.defaults());
+        return learner(choice.config(), stats, choice.diagnostics());
     }
 
     /** A learner from precomputed base statistics (lets a tuner share them between configurations). */
     public static Learner learner(BavardageConfig config, BaseStatistics base) {
+        return learner(config, base, Map.of());
+    }
+
+    static Learner learner(BavardageConfig config, BaseStatistics base, Map<String, Double> diagnostics) {
         BavardageSolver solver = new BavardageSolver(config, base);
-        return ctx -> new BavardageSession(solver, ctx.jointQueries());
+        return ctx -> new BavardageSession(solver, ctx.jointQueries(), diagnostics);
     }
 }

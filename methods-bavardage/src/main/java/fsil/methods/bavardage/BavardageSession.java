@@ -8,6 +8,7 @@ import fsil.api.Prediction;
 import fsil.api.Session;
 
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -21,11 +22,18 @@ final class BavardageSession implements Session {
     private final boolean joint;
     private float[] support = new float[0];
     private int[] labels = new int[0];
-    private Map<String, Double> diagnostics = Map.of();
+    private final Map<String, Double> learnerDiagnostics;
+    private Map<String, Double> diagnostics;
 
-    BavardageSession(BavardageSolver solver, boolean joint) {
+    /**
+     * @param learnerDiagnostics numbers about the learner (the values the auto preset chose), reported with every
+     *                           task's own numbers
+     */
+    BavardageSession(BavardageSolver solver, boolean joint, Map<String, Double> learnerDiagnostics) {
         this.solver = solver;
         this.joint = joint;
+        this.learnerDiagnostics = learnerDiagnostics;
+        this.diagnostics = learnerDiagnostics;
     }
 
     @Override
@@ -55,29 +63,52 @@ final class BavardageSession implements Session {
         int[] classes = Arrays.stream(labels).distinct().sorted().toArray();
         int k = classes.length;
         int ns = labels.length;
-        int[] supportClass = new int[ns];
-        for (int i = 0; i < ns; i++) {
-            supportClass[i] = Arrays.binarySearch(classes, labels[i]);
-        }
+        int[] supportClass = classIndices(labels, classes);
         int nq = queries.rows();
         int d = solver.base().dimension();
-        double[] out = new double[nq * k];
         if (nq == 0) {
-            return Prediction.of(classes, out);
+            return Prediction.of(classes, new double[0]);
         }
         if (joint) {
             BavardageSolver.Result r = solver.solve(support, ns, supportClass, k, queries.rawData(), nq);
-            System.arraycopy(r.responsibilities(), ns * k, out, 0, nq * k);
-            diagnostics = r.diagnostics();
-        } else {
-            float[] q = queries.rawData();
-            for (int i = 0; i < nq; i++) {
-                float[] one = Arrays.copyOfRange(q, i * d, (i + 1) * d);
-                BavardageSolver.Result r = solver.solve(support, ns, supportClass, k, one, 1);
-                System.arraycopy(r.responsibilities(), ns * k, out, i * k, k);
-                diagnostics = r.diagnostics();
-            }
+            diagnostics = merged(r.diagnostics());
+            return prediction(classes, r, ns, nq);
         }
+        double[] out = new double[nq * k];
+        float[] q = queries.rawData();
+        for (int i = 0; i < nq; i++) {
+            float[] one = Arrays.copyOfRange(q, i * d, (i + 1) * d);
+            BavardageSolver.Result r = solver.solve(support, ns, supportClass, k, one, 1);
+            System.arraycopy(r.responsibilities(), ns * k, out, i * k, k);
+            diagnostics = merged(r.diagnostics());
+        }
+        normaliseRows(out, nq, k);
+        return Prediction.of(classes, out);
+    }
+
+    private Map<String, Double> merged(Map<String, Double> task) {
+        if (learnerDiagnostics.isEmpty()) {
+            return task;
+        }
+        Map<String, Double> m = new LinkedHashMap<>(task);
+        m.putAll(learnerDiagnostics);
+        return m;
+    }
+
+    /** Index of every label in the sorted {@code classes}. */
+    static int[] classIndices(int[] labels, int[] classes) {
+        int[] out = new int[labels.length];
+        for (int i = 0; i < labels.length; i++) {
+            out[i] = Arrays.binarySearch(classes, labels[i]);
+        }
+        return out;
+    }
+
+    /** The query rows of a joint solution as a prediction over {@code classes} (rows renormalised). */
+    static Prediction prediction(int[] classes, BavardageSolver.Result r, int ns, int nq) {
+        int k = classes.length;
+        double[] out = new double[nq * k];
+        System.arraycopy(r.responsibilities(), ns * k, out, 0, nq * k);
         normaliseRows(out, nq, k);
         return Prediction.of(classes, out);
     }

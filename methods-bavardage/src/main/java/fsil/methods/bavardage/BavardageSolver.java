@@ -16,12 +16,15 @@ import java.util.Map;
  * The Table 2 ablations stop after step 3 ({@link Variant#SOFTKMEANS}) or run the VB on the normalised data
  * without whitening and projection ({@link Variant#VB_NO_PLDA}: in span coordinates for CODE, in R^D for
  * PAPER).
+ *
+ * <p>The work is split in two stages so that a tuner can share the expensive part between configurations:
+ * {@link #prepare} does steps 1-3 and the s_max-independent part of the whitening (every decomposition), which
+ * depend on the variant, the preprocessing and T_km only; {@link #finish} clamps the gains at s_max and runs the
+ * loop with T_vb and the VB settings. {@link #solve} is the two in sequence.
  */
 final class BavardageSolver {
     private final BavardageConfig config;
     private final BaseStatistics base;
-    private final double[] sphering;
-    private final double[] globalGains;
 
     BavardageSolver(BavardageConfig config, BaseStatistics base) {
         if (config.preprocessing() != base.kind()) {
@@ -30,9 +33,6 @@ final class BavardageSolver {
         }
         this.config = config;
         this.base = base;
-        boolean needSphering = base.kind() == Preprocessing.PAPER && config.variant() == Variant.BAVARDAGE;
-        this.sphering = needSphering ? Whitening.globalSphering(base, config.sMax()) : null;
-        this.globalGains = needSphering ? Whitening.globalGains(base, config.sMax()) : null;
     }
 
     BavardageConfig config() {
@@ -48,6 +48,31 @@ final class BavardageSolver {
     }
 
     /**
+     * A task after {@link #prepare}.
+     *
+     * @param ns           support rows (the first rows)
+     * @param rows         all rows N
+     * @param supportClass class index of each support row
+     * @param k            number of classes
+     * @param init         soft k-means responsibilities (N x k)
+     * @param vbInput      VB input without whitening (VB_NO_PLDA: span coordinates or the normalised rows)
+     * @param vbDim        its dimension
+     * @param rotation     the whitening before the clamp (BAVARDAGE only)
+     * @param diagnostics  numbers about the preparation
+     * @param prepKey      the configuration values this preparation depends on
+     */
+    record Prepared(int ns, int rows, int[] supportClass, int k, double[] init, double[] vbInput, int vbDim,
+                    Whitening.Rotation rotation, Map<String, Double> diagnostics, PrepKey prepKey) {
+    }
+
+    /** The configuration values {@link #prepare} depends on; configurations with equal keys share preparations. */
+    record PrepKey(Variant variant, Preprocessing preprocessing, double tKm, int nKm) {
+        static PrepKey of(BavardageConfig c) {
+            return new PrepKey(c.variant(), c.preprocessing(), c.tKm(), c.nKm());
+        }
+    }
+
+    /**
      * @param support      row-major support features (float32, D columns)
      * @param ns           support rows
      * @param supportClass class index 0..k-1 of each support row (every class occurs)
@@ -56,60 +81,80 @@ final class BavardageSolver {
      * @param nq           query rows
      */
     Result solve(float[] support, int ns, int[] supportClass, int k, float[] queries, int nq) {
+        return finish(prepare(support, ns, supportClass, k, queries, nq), config);
+    }
+
+    /** Steps 1-3 and the whitening up to the clamp (arguments as {@link #solve}). */
+    Prepared prepare(float[] support, int ns, int[] supportClass, int k, float[] queries, int nq) {
         int d = base.dimension();
         int n = ns + nq;
         double[] x = new double[n * d];
         FeatureNormalisation.centreAndNormalise(support, 0, ns, d, base.mean(), x, 0);
         FeatureNormalisation.centreAndNormalise(queries, 0, nq, d, base.mean(), x, ns);
         Map<String, Double> diag = new LinkedHashMap<>();
+        PrepKey key = PrepKey.of(config);
         if (config.variant() == Variant.SOFTKMEANS) {
             double[] r = SoftKMeans.run(x, n, d, supportClass, k, config.tKm(), config.nKm());
-            return new Result(r, n, k, diag);
+            return new Prepared(ns, n, supportClass, k, r, null, 0, null, diag, key);
         }
-        double[] init;
+        boolean whiten = config.variant() == Variant.BAVARDAGE;
+        if (base.kind() == Preprocessing.CODE) {
+            TaskSpan span = TaskSpan.of(x, n, d, whiten);
+            diag.put("task_span_dim", (double) span.rank());
+            double[] init = SoftKMeans.run(span.coords(), n, span.rank(), supportClass, k, config.tKm(),
+                    config.nKm());
+            Whitening.Rotation rot = whiten ? Whitening.restricted(span, base) : null;
+            return new Prepared(ns, n, supportClass, k, init, whiten ? null : span.coords(), span.rank(), rot, diag,
+                    key);
+        }
+        double[] init = SoftKMeans.run(x, n, d, supportClass, k, config.tKm(), config.nKm());
+        Whitening.Rotation rot = whiten ? Whitening.global(x, n, d, base) : null;
+        return new Prepared(ns, n, supportClass, k, init, whiten ? null : x, d, rot, diag, key);
+    }
+
+    /**
+     * Step V's clamp and step 4 for configuration {@code c}, which must agree with the preparing configuration on
+     * everything {@link #prepare} used ({@link PrepKey}).
+     */
+    static Result finish(Prepared p, BavardageConfig c) {
+        if (!p.prepKey().equals(PrepKey.of(c))) {
+            throw new IllegalArgumentException("task prepared for " + p.prepKey() + ", finished with " + PrepKey.of(c));
+        }
+        int n = p.rows();
+        int k = p.k();
+        Map<String, Double> diag = new LinkedHashMap<>(p.diagnostics());
+        if (c.variant() == Variant.SOFTKMEANS) {
+            return new Result(p.init(), n, k, diag);
+        }
         double[] vbData;
         int vbDim;
-        if (base.kind() == Preprocessing.CODE) {
-            TaskSpan span = TaskSpan.of(x, n, d, config.variant() == Variant.BAVARDAGE);
-            diag.put("task_span_dim", (double) span.rank());
-            init = SoftKMeans.run(span.coords(), n, span.rank(), supportClass, k, config.tKm(), config.nKm());
-            if (config.variant() == Variant.BAVARDAGE) {
-                Whitening.Result w = Whitening.restricted(span, base, config.sMax());
-                diag.put("clamped_gain_fraction", w.clampedFraction(config.sMax()));
-                vbData = w.data();
-            } else {
-                vbData = span.coords();
-            }
-            vbDim = span.rank();
+        if (p.rotation() != null) {
+            Whitening.Result w = p.rotation().clamp(c.sMax());
+            diag.put("clamped_gain_fraction", w.clampedFraction(c.sMax()));
+            vbData = w.data();
+            vbDim = w.dim();
         } else {
-            init = SoftKMeans.run(x, n, d, supportClass, k, config.tKm(), config.nKm());
-            if (config.variant() == Variant.BAVARDAGE) {
-                Whitening.Result w = Whitening.global(x, n, d, sphering, globalGains);
-                diag.put("clamped_gain_fraction", w.clampedFraction(config.sMax()));
-                vbData = w.data();
-            } else {
-                vbData = x;
-            }
-            vbDim = d;
+            vbData = p.vbInput();
+            vbDim = p.vbDim();
         }
-        double[] r = init;
-        IsotropicVbGmm vb = IsotropicVbGmm.of(config, k);
-        for (int step = 0; step < config.nStep(); step++) {
+        double[] r = p.init();
+        IsotropicVbGmm vb = IsotropicVbGmm.of(c, k);
+        for (int step = 0; step < c.nStep(); step++) {
             double[] z;
             int q;
-            if (config.variant() == Variant.BAVARDAGE) {
-                CentroidSubspace plda = CentroidSubspace.fit(vbData, n, vbDim, r, k, config.gamma());
+            if (c.variant() == Variant.BAVARDAGE) {
+                CentroidSubspace plda = CentroidSubspace.fit(vbData, n, vbDim, r, k, c.gamma());
                 z = plda.project(vbData, n);
                 q = plda.rank();
             } else {
                 z = vbData;
                 q = vbDim;
             }
-            vb.mStep(z, n, q, r, ns, null);
+            vb.mStep(z, n, q, r, p.ns(), null);
             double[] next = new double[n * k];
-            vb.eStep(z, n, next, supportClass);
+            vb.eStep(z, n, next, p.supportClass());
             r = next;
-            if (step == config.nStep() - 1) {
+            if (step == c.nStep() - 1) {
                 diag.put("vb_dim", (double) q);
             }
         }

@@ -4,9 +4,11 @@ import fsil.api.Background;
 import fsil.api.InvalidParameterException;
 import fsil.api.Learner;
 import fsil.api.Params;
+import fsil.api.LabeledData;
 import fsil.api.Prediction;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -121,6 +123,10 @@ public final class BavardageTuner {
     /**
      * Runs every grid combination on the validation episodes.
      *
+     * <p>A combination that leaves values to the {@code auto} preset gets them as {@code learner(params,
+     * background)} would: chosen on this tuner's base classes ({@link AutoTuning}), once per combination. Give a
+     * named preset or explicit values to tune without that inner selection.
+     *
      * @param base       parameters of the method for everything the grid does not vary
      * @param grid       parameters to vary (names and values as on the command line)
      * @param validation labelled episodes from validation classes (never the test classes)
@@ -143,27 +149,84 @@ public final class BavardageTuner {
             params.add(p);
         }
         Map<Preprocessing, BaseStatistics> stats = new EnumMap<>(Preprocessing.class);
-        for (Params p : params) {
-            Preprocessing kind = BavardageConfig.from(p).preprocessing();
-            stats.computeIfAbsent(kind, k -> BaseStatistics.fromBase(background.base(), k));
+        Map<Preprocessing, List<Integer>> byKind = new EnumMap<>(Preprocessing.class);
+        List<BavardageConfig> configs = new ArrayList<>(size);
+        for (int i = 0; i < size; i++) {
+            Params p = params.get(i);
+            Preprocessing kind = Preprocessing.byId(p.get(BavardageMethod.PREPROCESSING));
+            BaseStatistics s = stats.computeIfAbsent(kind, k -> BaseStatistics.fromBase(background.base(), k));
+            configs.add(AutoTuning.choose(p, background, s, AutoTuning.Options.defaults()).config());
+            byKind.computeIfAbsent(kind, k -> new ArrayList<>()).add(i);
         }
-        List<CompletableFuture<double[]>> futures = new ArrayList<>(size);
-        for (Params p : params) {
-            BavardageConfig config = BavardageConfig.from(p);
-            Learner learner = BavardageMethod.learner(config, stats.get(config.preprocessing()));
-            futures.add(CompletableFuture.supplyAsync(() -> evaluate(learner, validation), executor));
+        double[][] acc = new double[size][];
+        for (Map.Entry<Preprocessing, List<Integer>> e : byKind.entrySet()) {
+            List<BavardageConfig> group = e.getValue().stream().map(configs::get).toList();
+            double[][] a = accuracies(stats.get(e.getKey()), group, validation, executor);
+            for (int j = 0; j < a.length; j++) {
+                acc[e.getValue().get(j)] = a[j];
+            }
         }
         List<Candidate> candidates = new ArrayList<>(size);
         Candidate best = null;
         for (int i = 0; i < size; i++) {
-            double[] acc = futures.get(i).join();
-            Candidate c = new Candidate(grid.combination(i), params.get(i), mean(acc), ci95(acc));
+            Candidate c = new Candidate(grid.combination(i), params.get(i), mean(acc[i]), ci95(acc[i]));
             candidates.add(c);
             if (best == null || c.accuracy() > best.accuracy()) {
                 best = c;
             }
         }
         return new Result(best, List.copyOf(candidates));
+    }
+
+    /**
+     * Accuracy of every configuration on every episode ([configuration][episode]), all with the same base
+     * statistics. Configurations that differ only in what {@link BavardageSolver#finish} uses (T_vb, s_max, the VB
+     * settings) share one {@link BavardageSolver#prepare} per episode, so a T_vb x s_max grid costs little more
+     * than one configuration. Each episode is one job on {@code executor}; the numbers do not depend on it.
+     */
+    static double[][] accuracies(BaseStatistics stats, List<BavardageConfig> configs, List<LabeledEpisode> episodes,
+                                 Executor executor) {
+        Map<BavardageSolver.PrepKey, List<Integer>> groups = new LinkedHashMap<>();
+        for (int i = 0; i < configs.size(); i++) {
+            groups.computeIfAbsent(BavardageSolver.PrepKey.of(configs.get(i)), k -> new ArrayList<>()).add(i);
+        }
+        double[][] acc = new double[configs.size()][episodes.size()];
+        for (List<Integer> members : groups.values()) {
+            List<BavardageConfig> group = members.stream().map(configs::get).toList();
+            BavardageSolver solver = new BavardageSolver(group.get(0), stats);
+            List<CompletableFuture<double[]>> futures = new ArrayList<>(episodes.size());
+            for (LabeledEpisode ep : episodes) {
+                futures.add(CompletableFuture.supplyAsync(() -> scores(solver, group, ep), executor));
+            }
+            for (int e = 0; e < episodes.size(); e++) {
+                double[] s = futures.get(e).join();
+                for (int j = 0; j < s.length; j++) {
+                    acc[members.get(j)][e] = s[j];
+                }
+            }
+        }
+        return acc;
+    }
+
+    /** Accuracy of each configuration on one episode, through the same code as a session's prediction. */
+    private static double[] scores(BavardageSolver solver, List<BavardageConfig> configs, LabeledEpisode ep) {
+        LabeledData support = ep.support();
+        int[] classes = support.classes();
+        int[] supportClass = BavardageSession.classIndices(support.labels(), classes);
+        int ns = support.size();
+        int nq = ep.queries().rows();
+        double[] out = new double[configs.size()];
+        if (nq == 0) {
+            Arrays.fill(out, 1);
+            return out;
+        }
+        BavardageSolver.Prepared prepared = solver.prepare(support.features().rawData(), ns, supportClass,
+                classes.length, ep.queries().rawData(), nq);
+        for (int j = 0; j < out.length; j++) {
+            BavardageSolver.Result r = BavardageSolver.finish(prepared, configs.get(j));
+            out[j] = ep.accuracy(BavardageSession.prediction(classes, r, ns, nq).labels());
+        }
+        return out;
     }
 
     /** Accuracy of every episode, in order. */

@@ -19,8 +19,17 @@ import java.util.Arrays;
  * default {@code pretrained-mlp} backbone and {@code preprocessing=code} (module README, "Measured results"):
  * glyphs on its validation scripts, Fashion-MNIST (no validation classes) on episodes from the base classes' test
  * images with S_w from their training images. They keep T_km = 10 and n_step = 5.
+ *
+ * <p>{@link #AUTO} (the default) has no fixed T_vb and s_max: {@link AutoTuning} chooses them on the base classes
+ * when the learner is built, on a grid expressed relative to the scale of the base scatter.
  */
 public enum Preset {
+    /**
+     * The default: T_vb and s_max (NaN here) are chosen for the data in {@code learner(params, background)} by
+     * {@link AutoTuning} on labelled episodes from the base classes; T_km 10, n_step 5, unbalanced as
+     * {@link #OFFICIAL}.
+     */
+    AUTO("auto", 10, Double.NaN, Double.NaN, 5, false),
     OFFICIAL("official", 10, 4, 5, 5, false),
     CUB_BALANCED("cub-balanced", 10, 4, 5, 5, true),
     CUB_UNBALANCED("cub-unbalanced", 10, 4, 5, 5, false),
@@ -59,12 +68,12 @@ public enum Preset {
         return tKm;
     }
 
-    /** Fixed isotropic likelihood precision of the VB model, Lambda = T_vb I. */
+    /** Fixed isotropic likelihood precision of the VB model, Lambda = T_vb I (NaN for {@link #AUTO}: chosen). */
     public double tVb() {
         return tVb;
     }
 
-    /** Upper bound of the whitening gains. */
+    /** Upper bound of the whitening gains (NaN for {@link #AUTO}: chosen). */
     public double sMax() {
         return sMax;
     }

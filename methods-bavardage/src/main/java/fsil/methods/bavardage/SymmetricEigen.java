@@ -3,10 +3,17 @@ package fsil.methods.bavardage;
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.factory.DecompositionFactory_DDRM;
 import org.ejml.interfaces.decomposition.EigenDecomposition_F64;
+import org.ejml.interfaces.decomposition.SingularValueDecomposition_F64;
 
 /**
- * Eigendecomposition of a symmetric matrix (EJML's symmetric QR algorithm), with the eigenvalues sorted in
- * descending order and the eigenvectors as the columns of a row-major n x n matrix.
+ * Eigendecomposition of a symmetric positive semi-definite matrix (every matrix this module decomposes is one: Gram
+ * matrices, B^T B, scatter matrices), with the eigenvalues sorted in descending order and the eigenvectors as the
+ * columns of a row-major n x n matrix.
+ *
+ * <p>EJML's symmetric QR algorithm is used first. It gives up (iteration limit) on some highly degenerate inputs,
+ * e.g. the rank-1 Gram matrix of a task in dimension 1, whose entries are +-1 up to an ulp; then the matrix is
+ * decomposed by an SVD instead, which for A = A^T &gt;= 0 gives the same eigenpairs (A = V diag(sigma) V^T: for
+ * sigma &gt; 0 the left and right singular vectors coincide, for sigma = 0 any null-space basis is an eigenbasis).
  *
  * @param values  eigenvalues, descending
  * @param vectors row-major n x n, column i is the unit eigenvector of values[i]
@@ -20,13 +27,36 @@ record SymmetricEigen(double[] values, double[] vectors) {
         }
         EigenDecomposition_F64<DMatrixRMaj> eig = DecompositionFactory_DDRM.eig(n, true, true);
         if (!eig.decompose(a.copy())) {
-            throw new ArithmeticException("symmetric eigendecomposition of a " + n + " x " + n + " matrix failed");
+            return bySvd(a);
         }
-        int[] order = new int[n];
         double[] raw = new double[n];
+        DMatrixRMaj vectors = new DMatrixRMaj(n, n);
+        for (int i = 0; i < n; i++) {
+            raw[i] = eig.getEigenvalue(i).real;
+            DMatrixRMaj v = eig.getEigenVector(i);
+            for (int r = 0; r < n; r++) {
+                vectors.set(r, i, v.data[r]);
+            }
+        }
+        return sorted(raw, vectors);
+    }
+
+    private static SymmetricEigen bySvd(DMatrixRMaj a) {
+        int n = a.numRows;
+        SingularValueDecomposition_F64<DMatrixRMaj> svd = DecompositionFactory_DDRM.svd(n, n, false, true, false);
+        if (!svd.decompose(a.copy())) {
+            throw new ArithmeticException("eigendecomposition of a " + n + " x " + n + " symmetric positive "
+                    + "semi-definite matrix failed (symmetric QR and SVD)");
+        }
+        return sorted(svd.getSingularValues().clone(), svd.getV(null, false));
+    }
+
+    /** Eigenpairs sorted by descending value; column i of {@code columns} belongs to {@code raw[i]}. */
+    private static SymmetricEigen sorted(double[] raw, DMatrixRMaj columns) {
+        int n = raw.length;
+        int[] order = new int[n];
         for (int i = 0; i < n; i++) {
             order[i] = i;
-            raw[i] = eig.getEigenvalue(i).real;
         }
         // insertion sort of the indices by descending eigenvalue (stable, no boxing)
         for (int i = 1; i < n; i++) {
@@ -41,11 +71,9 @@ record SymmetricEigen(double[] values, double[] vectors) {
         double[] values = new double[n];
         double[] vectors = new double[n * n];
         for (int c = 0; c < n; c++) {
-            int src = order[c];
-            values[c] = raw[src];
-            DMatrixRMaj v = eig.getEigenVector(src);
+            values[c] = raw[order[c]];
             for (int r = 0; r < n; r++) {
-                vectors[r * n + c] = v.data[r];
+                vectors[r * n + c] = columns.get(r, order[c]);
             }
         }
         return new SymmetricEigen(values, vectors);

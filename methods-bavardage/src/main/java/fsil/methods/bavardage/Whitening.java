@@ -28,11 +28,42 @@ final class Whitening {
     }
 
     /**
-     * The code's restricted whitening: M = U^T S_w^-1 U (r x r) from the Cholesky factor (one triangular solve
-     * with r right-hand sides), M = W diag(mu) W^T, gains s_i = min(sqrt(mu_i), s_max) (mu_i are the inverse
-     * eigenvalues of the code's A = M^-1), output y_n = s * (W^T c_n).
+     * The part of the whitening that does not depend on s_max: the task rows rotated into the eigenbasis in which
+     * the gains act, and the unclamped gains. The whitened data are {@code rotated} with column i multiplied by
+     * min(gains_i, s_max) ({@link #clamp}), so tuning s_max never repeats a decomposition.
+     *
+     * @param rotated row-major rows x dim
+     * @param gains   unclamped gain of every column (+infinity where the scatter has no spread: always clamped)
      */
+    record Rotation(double[] rotated, int rows, int dim, double[] gains) {
+        /** The whitened data for the bound {@code sMax}. */
+        Result clamp(double sMax) {
+            double[] g = new double[dim];
+            for (int k = 0; k < dim; k++) {
+                g[k] = Math.min(gains[k], sMax);
+            }
+            double[] y = new double[rows * dim];
+            for (int i = 0; i < rows; i++) {
+                int o = i * dim;
+                for (int k = 0; k < dim; k++) {
+                    y[o + k] = g[k] * rotated[o + k];
+                }
+            }
+            return new Result(y, dim, g);
+        }
+    }
+
+    /** {@link #restricted(TaskSpan, BaseStatistics)} clamped at {@code sMax}. */
     static Result restricted(TaskSpan span, BaseStatistics base, double sMax) {
+        return restricted(span, base).clamp(sMax);
+    }
+
+    /**
+     * The code's restricted whitening: M = U^T S_w^-1 U (r x r) from the Cholesky factor (one triangular solve
+     * with r right-hand sides), M = W diag(mu) W^T, unclamped gains sqrt(mu_i) (mu_i are the inverse eigenvalues
+     * of the code's A = M^-1), rotated rows W^T c_n; clamped, y_n = min(sqrt(mu), s_max) * (W^T c_n).
+     */
+    static Rotation restricted(TaskSpan span, BaseStatistics base) {
         int d = span.dim();
         int r = span.rank();
         double[] b = span.basis().clone();
@@ -43,7 +74,7 @@ final class Whitening {
         SymmetricEigen e = SymmetricEigen.of(m);
         double[] gains = new double[r];
         for (int i = 0; i < r; i++) {
-            gains[i] = Math.min(Math.sqrt(Math.max(e.values()[i], 0)), sMax);
+            gains[i] = Math.sqrt(Math.max(e.values()[i], 0));
         }
         int n = span.rows();
         double[] c = span.coords();
@@ -55,42 +86,25 @@ final class Whitening {
                 for (int j = 0; j < r; j++) {
                     s += c[i * r + j] * w[j * r + k];
                 }
-                y[i * r + k] = gains[k] * s;
+                y[i * r + k] = s;
             }
         }
-        return new Result(y, r, gains);
+        return new Rotation(y, n, r, gains);
     }
 
-    /** Per-learner sphering matrix of the paper's Eq. 7, T^T = R diag(s) with s_i = min(lambda_i^-1/2, s_max). */
-    static double[] globalSphering(BaseStatistics base, double sMax) {
-        int d = base.dimension();
+    /**
+     * The paper's sphering (Eq. 7) of all task rows, x'_n = diag(s) R^T x_n with s_i = min(lambda_i^-1/2, s_max)
+     * (lambda_i &lt;= 0: s_max): rotated rows X R (N x D) and the unclamped gains lambda^-1/2.
+     */
+    static Rotation global(double[] x, int n, int d, BaseStatistics base) {
         double[] lambda = base.eigenvalues();
-        double[] r = base.eigenvectors();
-        double[] t = new double[d * d];
+        double[] gains = new double[d];
         for (int k = 0; k < d; k++) {
-            double g = lambda[k] > 0 ? Math.min(1 / Math.sqrt(lambda[k]), sMax) : sMax;
-            for (int j = 0; j < d; j++) {
-                t[j * d + k] = r[j * d + k] * g;
-            }
+            gains[k] = lambda[k] > 0 ? 1 / Math.sqrt(lambda[k]) : Double.POSITIVE_INFINITY;
         }
-        return t;
-    }
-
-    /** Gains of {@link #globalSphering} (for diagnostics). */
-    static double[] globalGains(BaseStatistics base, double sMax) {
-        double[] lambda = base.eigenvalues();
-        double[] g = new double[lambda.length];
-        for (int k = 0; k < g.length; k++) {
-            g[k] = lambda[k] > 0 ? Math.min(1 / Math.sqrt(lambda[k]), sMax) : sMax;
-        }
-        return g;
-    }
-
-    /** The paper's sphering x'_n = T x_n for all task rows: Y = X R diag(s) (N x D). */
-    static Result global(double[] x, int n, int d, double[] sphering, double[] gains) {
         DMatrixRMaj y = new DMatrixRMaj(n, d);
-        CommonOps_DDRM.mult(DMatrixRMaj.wrap(n, d, x), DMatrixRMaj.wrap(d, d, sphering), y);
-        return new Result(y.data, d, gains);
+        CommonOps_DDRM.mult(DMatrixRMaj.wrap(n, d, x), DMatrixRMaj.wrap(d, d, base.eigenvectors()), y);
+        return new Rotation(y.data, n, d, gains);
     }
 
     /**

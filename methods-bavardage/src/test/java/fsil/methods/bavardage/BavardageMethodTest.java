@@ -6,6 +6,7 @@ import fsil.api.Episode;
 import fsil.api.FeatureMatrix;
 import fsil.api.FsilException;
 import fsil.api.InvalidDataException;
+import fsil.api.InvalidParameterException;
 import fsil.api.LabeledData;
 import fsil.api.Learner;
 import fsil.api.Params;
@@ -64,16 +65,20 @@ class BavardageMethodTest {
     void wellSeparatedClustersAreClassifiedAlmostPerfectly() {
         for (String preprocessing : new String[]{"code", "paper"}) {
             for (String variant : new String[]{"bavardage", "vb-no-plda", "softkmeans"}) {
-                for (int shots : new int[]{1, 5}) {
-                    for (boolean dirichlet : new boolean[]{false, true}) {
-                        // the VB without whitening sees L2-normalised data, whose within-class spread is far
-                        // below the preset's 1/T_vb = 0.25 per dimension: it needs a larger T_vb
-                        String tVb = variant.equals("vb-no-plda") ? "50" : "0";
-                        Learner l = learner(EASY, Map.of("preprocessing", preprocessing, "variant", variant,
-                                "t_vb", tVb));
-                        double acc = accuracy(l, episodes(EASY, 7, 8, shots, dirichlet));
-                        assertTrue(acc >= 0.99, preprocessing + "/" + variant + " " + shots + "-shot dirichlet="
-                                + dirichlet + ": accuracy " + acc);
+                // the official values; the VB without whitening sees L2-normalised data, whose within-class spread
+                // is far below the preset's 1/T_vb = 0.25 per dimension: it needs a larger T_vb
+                String tVb = variant.equals("vb-no-plda") ? "50" : "0";
+                Learner official = learner(EASY, Map.of("preset", "official", "preprocessing", preprocessing,
+                        "variant", variant, "t_vb", tVb));
+                // and the values the auto preset chooses
+                Learner auto = learner(EASY, Map.of("preprocessing", preprocessing, "variant", variant));
+                for (Learner l : List.of(official, auto)) {
+                    for (int shots : new int[]{1, 5}) {
+                        for (boolean dirichlet : new boolean[]{false, true}) {
+                            double acc = accuracy(l, episodes(EASY, 7, 8, shots, dirichlet));
+                            assertTrue(acc >= 0.99, preprocessing + "/" + variant + " " + shots + "-shot dirichlet="
+                                    + dirichlet + (l == auto ? " (auto)" : "") + ": accuracy " + acc);
+                        }
                     }
                 }
             }
@@ -133,12 +138,23 @@ class BavardageMethodTest {
         assertEquals(2, tiered.sMax());
         assertEquals(3, tiered.nStep());
         assertEquals(false, tiered.balanced());
-        BavardageConfig official = BavardageConfig.from(METHOD.defaults());
+        BavardageConfig official = BavardageConfig.from(METHOD.params(Map.of("preset", "official")));
         assertEquals(new BavardageConfig(Variant.BAVARDAGE, Preprocessing.CODE, 10, 5, 4, 5, 5, false, 2, 10, 10,
                 false, false), official);
         for (Preset p : Preset.values()) {
-            assertEquals(p.tVb(), BavardageConfig.from(METHOD.params(Map.of("preset", p.id()))).tVb());
+            if (p != Preset.AUTO) {
+                assertEquals(p.tVb(), BavardageConfig.from(METHOD.params(Map.of("preset", p.id()))).tVb());
+            }
         }
+        // the default preset needs the base classes to resolve, unless both values are given
+        assertEquals("auto", METHOD.defaults().get(BavardageMethod.PRESET));
+        InvalidParameterException e = assertThrows(InvalidParameterException.class,
+                () -> BavardageConfig.from(METHOD.defaults()));
+        assertTrue(e.getMessage().contains("t_vb and s_max"), e.getMessage());
+        assertEquals(new BavardageConfig(Variant.BAVARDAGE, Preprocessing.CODE, 10, 5, 7, 3, 5, false, 2, 10, 10,
+                false, false), BavardageConfig.from(METHOD.params(Map.of("t_vb", "7", "s_max", "3"))));
+        assertEquals(10, BavardageConfig.from(METHOD.params(Map.of("variant", "softkmeans"))).tKm(),
+                "softkmeans uses neither T_vb nor s_max: resolvable without base data");
         BavardageConfig glyphs = BavardageConfig.from(METHOD.params(Map.of("preset", "glyphs-unbalanced")));
         assertEquals(10, glyphs.tKm());
         assertEquals(1000, glyphs.tVb());
@@ -202,7 +218,7 @@ class BavardageMethodTest {
 
     @Test
     void supportRowsAreClampedInTheOutputOfEveryStep() {
-        BavardageConfig cfg = BavardageConfig.from(METHOD.params(Map.of("t_vb", "1e-3")));
+        BavardageConfig cfg = BavardageConfig.from(METHOD.params(Map.of("preset", "official", "t_vb", "1e-3")));
         BavardageSolver solver = new BavardageSolver(cfg, BaseStatistics.fromBase(NUISANCE.base(), Preprocessing.CODE));
         LabeledEpisode ep = episodes(NUISANCE, 5, 1, 5, false).get(0);
         int[] classes = ep.support().classes();

@@ -138,8 +138,7 @@ class WhiteningTest {
         double[] x = gaussian(rnd, n * d);
         DMatrixRMaj s = spd(rnd, d);
         BaseStatistics paper = BaseStatistics.paper(new double[d], s);
-        double[] t = Whitening.globalSphering(paper, 1e12);
-        Whitening.Result w = Whitening.global(x, n, d, t, Whitening.globalGains(paper, 1e12));
+        Whitening.Result w = Whitening.global(x, n, d, paper).clamp(1e12);
         assertMatrixEquals(mahalanobisGram(x, n, d, s), gram(w.data(), n, d), 1e-9);
     }
 
@@ -154,8 +153,7 @@ class WhiteningTest {
         double sMax = 0.5;
         Whitening.Result code = Whitening.restricted(TaskSpan.of(x, n, d), BaseStatistics.code(new double[d], s), sMax);
         BaseStatistics paper = BaseStatistics.paper(new double[d], s);
-        Whitening.Result glob = Whitening.global(x, n, d, Whitening.globalSphering(paper, sMax),
-                Whitening.globalGains(paper, sMax));
+        Whitening.Result glob = Whitening.global(x, n, d, paper).clamp(sMax);
         DMatrixRMaj expected = gram(x, n, d);
         CommonOps_DDRM.scale(sMax * sMax, expected);
         assertEquals(1.0, code.clampedFraction(sMax));
