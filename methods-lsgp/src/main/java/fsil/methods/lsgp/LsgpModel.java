@@ -91,16 +91,32 @@ final class LsgpModel {
         Arrays.sort(c);
         UniformRandomProvider rng = RandomStreams.create(RandomStreams.derive(seed, "lsgp-class-split"));
         RandomStreams.shuffle(c, rng);
-        int nVal = (int) Math.round(valFraction * c.length);
-        nVal = Math.min(nVal, c.length - 2);
-        if (nVal < 2) {
-            nVal = 0;
-        }
+        int nVal = validationClasses(c.length, valFraction);
         int[] val = Arrays.copyOfRange(c, 0, nVal);
         int[] train = Arrays.copyOfRange(c, nVal, c.length);
         Arrays.sort(val);
         Arrays.sort(train);
         return new int[][]{train, val};
+    }
+
+    /**
+     * Number of meta-validation classes: round(valFraction * classes), raised to 2 when that leaves at least 2
+     * meta-training classes (a 5-class background such as digits or fashion-mnist would otherwise have no
+     * meta-validation, and {@code select=best} could not detect a meta-training that hurts); 0 when fewer than 2
+     * would remain for training, or when valFraction is 0 (meta-validation switched off).
+     */
+    static int validationClasses(int classes, double valFraction) {
+        if (valFraction <= 0) {
+            return 0;
+        }
+        int nVal = Math.max(2, (int) Math.round(valFraction * classes));
+        return classes - nVal >= 2 ? nVal : 0;
+    }
+
+    /** Whether the minimum of 2 validation classes changed the split (before it, such backgrounds had none). */
+    private static boolean validationMinimumApplied(int classes, double valFraction) {
+        int old = Math.min((int) Math.round(valFraction * classes), classes - 2);
+        return old < 2 && validationClasses(classes, valFraction) > 0;
     }
 
     /** The disk-cache key of the last iterate ({@code select=last}, or no meta-validation available). */
@@ -111,7 +127,10 @@ final class LsgpModel {
     /** The disk-cache key; with {@code selecting}, the settings the checkpoint selection depends on are added. */
     static String cacheKey(LsgpConfig cfg, Background bg, boolean selecting) {
         return "lsgp-model-v1|" + bg.dataKey() + "|seed=" + bg.seed() + "|dim=" + bg.base().dimension() + "|rows="
-                + bg.base().size() + "|" + cfg.trainingKey() + (selecting ? "|" + cfg.selectionKey() : "");
+                + bg.base().size() + "|" + cfg.trainingKey() + (selecting ? "|" + cfg.selectionKey() : "")
+                // models trained on fewer classes since the minimum of 2 validation classes must not be confused
+                // with those cached before it, which used every class
+                + (validationMinimumApplied(bg.base().classes().length, cfg.valFraction()) ? "|val-min-2" : "");
     }
 
     /**

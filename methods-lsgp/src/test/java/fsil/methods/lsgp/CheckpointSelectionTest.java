@@ -187,8 +187,8 @@ class CheckpointSelectionTest {
 
     @Test
     void withoutValidationClassesBestFallsBackToLastAndSaysSo() {
-        // 5 base classes: 0.15 x 5 rounds to 1 held-out class, fewer than 2, so none is held out (as on digits)
-        Background bg = background(new int[]{100, 101, 102, 103, 104}, Optional.empty());
+        // 3 base classes: holding out 2 would leave fewer than 2 to train on, so none is held out
+        Background bg = background(new int[]{100, 101, 102}, Optional.empty());
         Map<String, String> p = with(FAST, "val_fraction", "0.15");
         Map<String, Double> d = session(p, bg).diagnostics();
         assertEquals(0.0, d.get("meta_val_classes"));
@@ -199,6 +199,22 @@ class CheckpointSelectionTest {
                 0.0);
         assertEquals(1.0, session(with(FAST, "val_episodes", "0"), background(MANY, Optional.empty())).diagnostics()
                 .get("select_fallback_last"), "val_episodes=0: no meta-validation either");
+    }
+
+    @Test
+    void fiveBaseClassesHoldOutTwoForSelectionUnderANewKey() {
+        // as on digits and fashion-mnist: 0.15 x 5 rounds to 1, raised to 2 held-out classes, 3 left to train on
+        Background bg = background(new int[]{100, 101, 102, 103, 104}, Optional.empty());
+        Map<String, String> p = with(FAST, "val_fraction", "0.15");
+        Map<String, Double> d = session(p, bg).diagnostics();
+        assertEquals(2.0, d.get("meta_val_classes"));
+        assertEquals(3.0, d.get("meta_train_classes"));
+        assertEquals(0.0, d.get("select_fallback_last"));
+        assertTrue(d.containsKey("val_acc_selected"));
+        // the models of before (trained on all 5 classes) are not read back for the 3-class training
+        assertTrue(LsgpModel.cacheKey(LsgpConfig.from(method.params(with(p, "select", "last"))), bg).endsWith("|val-min-2"));
+        Background many = background(MANY, Optional.empty());
+        assertFalse(LsgpModel.cacheKey(LsgpConfig.from(method.params(with(FAST, "select", "last"))), many).contains("val-min"));
     }
 
     @Test

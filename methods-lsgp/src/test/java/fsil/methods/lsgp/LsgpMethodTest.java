@@ -131,6 +131,16 @@ class LsgpMethodTest {
     }
 
     @Test
+    void smallBackgroundsStillHoldOutTwoValidationClasses() {
+        assertEquals(2, LsgpModel.validationClasses(5, 0.15), "digits / fashion-mnist: 2 of 5, 3 left to train");
+        assertEquals(2, LsgpModel.validationClasses(4, 0.15));
+        assertEquals(0, LsgpModel.validationClasses(3, 0.15), "fewer than 2 would remain for training");
+        assertEquals(253, LsgpModel.validationClasses(1688, 0.15), "large backgrounds: the fraction");
+        assertEquals(0, LsgpModel.validationClasses(100, 0), "val_fraction=0 switches meta-validation off");
+        assertEquals(2, LsgpModel.split(new int[]{1, 2, 3, 4, 5}, 0.15, 5)[1].length);
+    }
+
+    @Test
     void calibrationFitsATemperatureOnValidationEpisodes() {
         Session s = learner(Map.of("meta_train", "false", "calibrate", "true", "val_fraction", "0.3",
                 "val_episodes", "30", "mc_samples", "200"), background(5, Optional.empty()))
