@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# select=last: these runs were made before checkpoint selection existed (the last iterate); select=last keeps them reproducible.
 # Claims of issue 9 on glyphs (pretrained-mlp backbone; meta-training on the background scripts = base classes,
 # episodes from the evaluation scripts = novel classes). One invocation per (shot, order seed).
 set -u
@@ -7,15 +8,15 @@ D=/work/lsgp-runs/claims/dist
 
 for shot in 1 5; do
   # train the three meta-learned kernels once (2 in parallel), so the seed runs read them from the cache
-  nice -n 10 $D/fsil run --methods "a:lsgp[train_shots=$shot,val_episodes=0],b:lsgp[train_shots=$shot,val_episodes=0,tau=1],c:lsgp[train_shots=$shot,val_episodes=0,loss=pl]" --datasets glyphs --backbone pretrained-mlp --protocol fewshot --shots $shot --episodes 2 --threads 2 --out /work/lsgp-runs/claims/warm$shot > /work/lsgp-runs/claims/warm$shot.log 2>&1
+  nice -n 10 $D/fsil run --methods "a:lsgp[train_shots=$shot,val_episodes=0,select=last],b:lsgp[train_shots=$shot,val_episodes=0,tau=1,select=last],c:lsgp[train_shots=$shot,val_episodes=0,loss=pl,select=last]" --datasets glyphs --backbone pretrained-mlp --protocol fewshot --shots $shot --episodes 2 --threads 2 --out /work/lsgp-runs/claims/warm$shot > /work/lsgp-runs/claims/warm$shot.log 2>&1
   echo "warm $shot done $(date)" >> /work/lsgp-runs/claims/progress.txt
-  M="ml-t0.2:lsgp[train_shots=$shot,val_episodes=0]"
-  M="$M,ml-t0.2-mean0:lsgp[train_shots=$shot,val_episodes=0,mean=0]"
-  M="$M,ml-t0.2-gibbs:lsgp[train_shots=$shot,val_episodes=0,inference=gibbs]"
-  M="$M,ml-t1:lsgp[train_shots=$shot,val_episodes=0,tau=1]"
-  M="$M,pl-t0.2:lsgp[train_shots=$shot,val_episodes=0,loss=pl]"
-  M="$M,ml-t0.2-cal:lsgp[train_shots=$shot,calibrate=true]"
-  M="$M,pl-t0.2-cal:lsgp[train_shots=$shot,loss=pl,calibrate=true]"
+  M="ml-t0.2:lsgp[train_shots=$shot,val_episodes=0,select=last]"
+  M="$M,ml-t0.2-mean0:lsgp[train_shots=$shot,val_episodes=0,mean=0,select=last]"
+  M="$M,ml-t0.2-gibbs:lsgp[train_shots=$shot,val_episodes=0,inference=gibbs,select=last]"
+  M="$M,ml-t1:lsgp[train_shots=$shot,val_episodes=0,tau=1,select=last]"
+  M="$M,pl-t0.2:lsgp[train_shots=$shot,val_episodes=0,loss=pl,select=last]"
+  M="$M,ml-t0.2-cal:lsgp[train_shots=$shot,calibrate=true,select=last]"
+  M="$M,pl-t0.2-cal:lsgp[train_shots=$shot,loss=pl,calibrate=true,select=last]"
   for t in 0.2 0.5 0.75 1 1.5; do
     M="$M,fixed-t$t:lsgp[meta_train=false,val_episodes=0,tau=$t]"
   done

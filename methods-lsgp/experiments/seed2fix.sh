@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
+# select=last: these runs were made before checkpoint selection existed (the last iterate); select=last keeps them reproducible.
 # shot 1, order seed 2 (rerun: its first directory was left by an interrupted run)
 cd /work/wt-lsgp
 D=/work/lsgp-runs/claims/dist
-  M="ml-t0.2:lsgp[train_shots=1,val_episodes=0]"
-  M="$M,ml-t0.2-mean0:lsgp[train_shots=1,val_episodes=0,mean=0]"
-  M="$M,ml-t0.2-gibbs:lsgp[train_shots=1,val_episodes=0,inference=gibbs]"
-  M="$M,ml-t1:lsgp[train_shots=1,val_episodes=0,tau=1]"
-  M="$M,pl-t0.2:lsgp[train_shots=1,val_episodes=0,loss=pl]"
-  M="$M,ml-t0.2-cal:lsgp[train_shots=1,calibrate=true]"
-  M="$M,pl-t0.2-cal:lsgp[train_shots=1,loss=pl,calibrate=true]"
+  M="ml-t0.2:lsgp[train_shots=1,val_episodes=0,select=last]"
+  M="$M,ml-t0.2-mean0:lsgp[train_shots=1,val_episodes=0,mean=0,select=last]"
+  M="$M,ml-t0.2-gibbs:lsgp[train_shots=1,val_episodes=0,inference=gibbs,select=last]"
+  M="$M,ml-t1:lsgp[train_shots=1,val_episodes=0,tau=1,select=last]"
+  M="$M,pl-t0.2:lsgp[train_shots=1,val_episodes=0,loss=pl,select=last]"
+  M="$M,ml-t0.2-cal:lsgp[train_shots=1,calibrate=true,select=last]"
+  M="$M,pl-t0.2-cal:lsgp[train_shots=1,loss=pl,calibrate=true,select=last]"
   for t in 0.2 0.5 0.75 1 1.5; do
     M="$M,fixed-t$t:lsgp[meta_train=false,val_episodes=0,tau=$t]"
   done

@@ -10,7 +10,8 @@ record LsgpConfig(double tau, double mean, double trainMean, boolean gibbs, int 
                   boolean authorsQueryMean, int mcSamples, int gibbsBurnin, int gibbsSamples, boolean gibbsBlocked, boolean metaTrain,
                   boolean predictiveLoss, int trainSteps, int trainEpisodes, int trainWays, int trainShots,
                   int trainQueries, int plSamples, boolean residual, int hidden, int outDim, double lr, double kernelLr,
-                  double outputscale, double valFraction, int valEpisodes, boolean calibrate, boolean cache) {
+                  double outputscale, double valFraction, int valEpisodes, boolean selectBest, int valEvery,
+                  boolean calibrate, boolean cache) {
 
     static LsgpConfig from(Params p) {
         return new LsgpConfig(p.get(LsgpMethod.TAU), p.get(LsgpMethod.MEAN), p.get(LsgpMethod.TRAIN_MEAN),
@@ -24,7 +25,42 @@ record LsgpConfig(double tau, double mean, double trainMean, boolean gibbs, int 
                 p.get(LsgpMethod.FEATURE_MAP).equals("residual"), p.get(LsgpMethod.HIDDEN),
                 p.get(LsgpMethod.OUT_DIM), p.get(LsgpMethod.LR), p.get(LsgpMethod.KERNEL_LR),
                 p.get(LsgpMethod.OUTPUTSCALE), p.get(LsgpMethod.VAL_FRACTION), p.get(LsgpMethod.VAL_EPISODES),
-                p.get(LsgpMethod.CALIBRATE), p.get(LsgpMethod.CACHE));
+                p.get(LsgpMethod.SELECT).equals("best"), p.get(LsgpMethod.VAL_EVERY), p.get(LsgpMethod.CALIBRATE), p.get(LsgpMethod.CACHE));
+    }
+
+    /** Steps between meta-validation checkpoints: {@code val_every}, or train_episodes/10 (at least 1) when 0. */
+    int checkpointEvery() {
+        return valEvery > 0 ? valEvery : Math.max(1, trainEpisodes / 10);
+    }
+
+    /**
+     * The settings of the checkpoint selection's meta-validation: this configuration with mean-field inference
+     * (the test-time mean, steps, tolerance, query mean and Monte Carlo draws are kept). Gibbs is replaced because
+     * it is many times dearer and its blocked chain cannot run at the paper's a = -5, tau = 0.2 (Decision 13).
+     */
+    LsgpConfig selectionValidation() {
+        return new LsgpConfig(tau, mean, trainMean, false, steps, tol, elbo, authorsQueryMean, mcSamples, gibbsBurnin,
+                gibbsSamples, gibbsBlocked, metaTrain, predictiveLoss, trainSteps, trainEpisodes, trainWays,
+                trainShots, trainQueries, plSamples, residual, hidden, outDim, lr, kernelLr, outputscale, valFraction,
+                valEpisodes, selectBest, valEvery, calibrate, cache);
+    }
+
+    /**
+     * The settings that determine which checkpoint {@code select=best} keeps, added to the cache key only when a
+     * selection takes place (so {@code select=last} models, and models trained without meta-validation, keep the
+     * key they had before the parameter existed).
+     */
+    Map<String, String> selectionKey() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("select", "best");
+        m.put("val_every", Integer.toString(checkpointEvery()));
+        m.put("val_episodes", Integer.toString(valEpisodes));
+        m.put("mean", Double.toString(mean));
+        m.put("steps", Integer.toString(steps));
+        m.put("tol", Double.toString(tol));
+        m.put("query_mean", authorsQueryMean ? "authors" : "correct");
+        m.put("mc_samples", Integer.toString(mcSamples));
+        return m;
     }
 
     /** Layer sizes of g_theta for input dimension d. */

@@ -91,6 +91,14 @@ public final class LsgpMethod implements Method {
                     + "and the validation accuracy diagnostic");
     public static final Param<Integer> VAL_EPISODES = Param.integer("val_episodes", 100, 0, 1_000_000,
             "meta-validation episodes (same ways/shots/queries as training)");
+    public static final Param<String> SELECT = Param.choice("select", "best",
+            "which meta-trained parameters to keep: best = the checkpoint with the highest meta-validation accuracy "
+                    + "(evaluated at step 0, the untrained kernel, and every val_every steps; ties keep the earlier "
+                    + "step), as the authors' best_model.tar; last = the last iterate. Without meta-validation "
+                    + "(fewer than 2 held-out classes or val_episodes=0) best falls back to last", "best", "last");
+    public static final Param<Integer> VAL_EVERY = Param.integer("val_every", 0, 0, 100_000_000,
+            "meta-training steps between meta-validation checkpoints for select=best (0 = train_episodes/10, at "
+                    + "least 1)");
     public static final Param<Boolean> CALIBRATE = Param.bool("calibrate", false,
             "temperature-scale the class probabilities with a temperature fitted on the meta-validation episodes");
     public static final Param<Boolean> CACHE = Param.bool("cache", true,
@@ -99,7 +107,7 @@ public final class LsgpMethod implements Method {
     static final List<Param<?>> PARAMETERS = List.of(TAU, MEAN, TRAIN_MEAN, INFERENCE, STEPS, TOL, ELBO, QUERY_MEAN,
             MC_SAMPLES, GIBBS_BURNIN, GIBBS_SAMPLES, GIBBS_LAMBDA, META_TRAIN, LOSS, TRAIN_STEPS, TRAIN_EPISODES, TRAIN_WAYS,
             TRAIN_SHOTS, TRAIN_QUERIES, PL_SAMPLES, FEATURE_MAP, HIDDEN, OUT_DIM, LR, KERNEL_LR, OUTPUTSCALE, VAL_FRACTION,
-            VAL_EPISODES, CALIBRATE, CACHE);
+            VAL_EPISODES, SELECT, VAL_EVERY, CALIBRATE, CACHE);
 
     @Override
     public String id() {

@@ -20,7 +20,9 @@ import java.util.Optional;
  * <p>Preparation ({@link #prepare}): the base classes are split once, by a stream of the background seed, into
  * meta-training classes and a held-out {@code val_fraction} of meta-validation classes (the {@link Background} only
  * carries the base classes, so the dataset's own validation split is not available here). The kernel is trained on
- * the meta-training classes (or read from the disk cache); the meta-validation episodes give the validation
+ * the meta-training classes (or read from the disk cache); with {@code select=best} the checkpoint with the best
+ * accuracy on the meta-validation episodes is kept ({@link MetaTrainer}), falling back to the last iterate when there
+ * is no meta-validation (diagnostic {@code select_fallback_last}); the meta-validation episodes give the validation
  * accuracy and, with {@code calibrate=true}, the temperature of {@link TemperatureScaling}. Caveat: a backbone
  * pretrained on all base classes has seen the validation classes, so their features are more separable than those
  * of novel classes and the fitted temperature can be too low (over-sharpening).
@@ -55,9 +57,13 @@ final class LsgpModel {
         int[] trainClasses = split[0];
         int[] valClasses = split[1];
         EpisodeSampler trainSampler = new EpisodeSampler(base, trainClasses);
+        EpisodeSampler valSampler = new EpisodeSampler(base, valClasses);
+        boolean canValidate = valSampler.classes() >= 2 && cfg.valEpisodes() > 0;
         DeepKernel kernel;
         if (cfg.metaTrain() && cfg.trainEpisodes() > 0 && trainSampler.classes() >= 2) {
-            kernel = trained(cfg, bg, trainClasses, diag);
+            kernel = trained(cfg, bg, trainClasses, cfg.selectBest() && canValidate ? valSampler : null, diag);
+            // select=best without meta-validation keeps the last iterate; say so
+            diag.put("select_fallback_last", cfg.selectBest() && !canValidate ? 1.0 : 0.0);
             diag.put("meta_trained", 1.0);
         } else {
             kernel = new DeepKernel(null, false, Math.log(cfg.outputscale()));
@@ -67,8 +73,7 @@ final class LsgpModel {
         diag.put("meta_train_classes", (double) trainClasses.length);
         diag.put("meta_val_classes", (double) valClasses.length);
         double temperature = 1.0;
-        EpisodeSampler valSampler = new EpisodeSampler(base, valClasses);
-        if (valSampler.classes() >= 2 && cfg.valEpisodes() > 0) {
+        if (canValidate) {
             Validation v = validate(cfg, base, valSampler, kernel, bg.seed());
             diag.put("val_acc", v.accuracy());
             diag.put("val_nll", TemperatureScaling.nll(v.probabilities(), v.labels(), v.numClasses(), 1.0));
@@ -86,11 +91,7 @@ final class LsgpModel {
         Arrays.sort(c);
         UniformRandomProvider rng = RandomStreams.create(RandomStreams.derive(seed, "lsgp-class-split"));
         RandomStreams.shuffle(c, rng);
-        int nVal = (int) Math.round(valFraction * c.length);
-        nVal = Math.min(nVal, c.length - 2);
-        if (nVal < 2) {
-            nVal = 0;
-        }
+        int nVal = validationClasses(c.length, valFraction);
         int[] val = Arrays.copyOfRange(c, 0, nVal);
         int[] train = Arrays.copyOfRange(c, nVal, c.length);
         Arrays.sort(val);
@@ -98,15 +99,49 @@ final class LsgpModel {
         return new int[][]{train, val};
     }
 
-    static String cacheKey(LsgpConfig cfg, Background bg) {
-        return "lsgp-model-v1|" + bg.dataKey() + "|seed=" + bg.seed() + "|dim=" + bg.base().dimension() + "|rows="
-                + bg.base().size() + "|" + cfg.trainingKey();
+    /**
+     * Number of meta-validation classes: round(valFraction * classes), raised to 2 when that leaves at least 2
+     * meta-training classes (a 5-class background such as digits or fashion-mnist would otherwise have no
+     * meta-validation, and {@code select=best} could not detect a meta-training that hurts); 0 when fewer than 2
+     * would remain for training, or when valFraction is 0 (meta-validation switched off).
+     */
+    static int validationClasses(int classes, double valFraction) {
+        if (valFraction <= 0) {
+            return 0;
+        }
+        int nVal = Math.max(2, (int) Math.round(valFraction * classes));
+        return classes - nVal >= 2 ? nVal : 0;
     }
 
-    private static DeepKernel trained(LsgpConfig cfg, Background bg, int[] trainClasses, Map<String, Double> diag) {
+    /** Whether the minimum of 2 validation classes changed the split (before it, such backgrounds had none). */
+    private static boolean validationMinimumApplied(int classes, double valFraction) {
+        int old = Math.min((int) Math.round(valFraction * classes), classes - 2);
+        return old < 2 && validationClasses(classes, valFraction) > 0;
+    }
+
+    /** The disk-cache key of the last iterate ({@code select=last}, or no meta-validation available). */
+    static String cacheKey(LsgpConfig cfg, Background bg) {
+        return cacheKey(cfg, bg, false);
+    }
+
+    /** The disk-cache key; with {@code selecting}, the settings the checkpoint selection depends on are added. */
+    static String cacheKey(LsgpConfig cfg, Background bg, boolean selecting) {
+        return "lsgp-model-v1|" + bg.dataKey() + "|seed=" + bg.seed() + "|dim=" + bg.base().dimension() + "|rows="
+                + bg.base().size() + "|" + cfg.trainingKey() + (selecting ? "|" + cfg.selectionKey() : "")
+                // models trained on fewer classes since the minimum of 2 validation classes must not be confused
+                // with those cached before it, which used every class
+                + (validationMinimumApplied(bg.base().classes().length, cfg.valFraction()) ? "|val-min-2" : "");
+    }
+
+    /**
+     * @param valSampler the meta-validation classes for checkpoint selection, or null to keep the last iterate
+     */
+    private static DeepKernel trained(LsgpConfig cfg, Background bg, int[] trainClasses, EpisodeSampler valSampler,
+                                      Map<String, Double> diag) {
         int d = bg.base().dimension();
         int[] sizes = cfg.mapSizes(d);
-        String key = cacheKey(cfg, bg);
+        boolean selecting = valSampler != null;
+        String key = cacheKey(cfg, bg, selecting);
         Optional<Path> file = cfg.cache() ? bg.cacheDir().map(dir -> ModelCache.file(dir, key)) : Optional.empty();
         Optional<ModelCache.Entry> cached = file.flatMap(f -> ModelCache.read(f, key, sizes, cfg.residual()));
         ModelCache.Entry entry;
@@ -115,15 +150,24 @@ final class LsgpModel {
             diag.put("model_from_cache", 1.0);
         } else {
             long t0 = System.nanoTime();
-            MetaTrainer.Result r = MetaTrainer.train(cfg, bg.base(), trainClasses, bg.seed());
+            LsgpConfig valCfg = cfg.selectionValidation();
+            MetaTrainer.Result r = MetaTrainer.train(cfg, bg.base(), trainClasses, bg.seed(), !selecting ? null
+                    : kernel -> validate(valCfg, bg.base(), valSampler, kernel, bg.seed()).accuracy());
             diag.put("meta_train_s", (System.nanoTime() - t0) * 1e-9);
-            entry = new ModelCache.Entry(r.kernel(), r.initialLoss(), r.finalLoss(), r.skipped());
+            entry = new ModelCache.Entry(r.kernel(), r.initialLoss(), r.finalLoss(), r.skipped(), r.selection());
             file.ifPresent(f -> ModelCache.write(f, key, entry));
             diag.put("model_from_cache", 0.0);
         }
         diag.put("train_loss_first", entry.initialLoss());
         diag.put("train_loss_last", entry.finalLoss());
         diag.put("train_skipped", (double) entry.skipped());
+        MetaTrainer.Selection sel = entry.selection();
+        diag.put("selected_step", sel == null ? (double) cfg.trainEpisodes() : sel.step());
+        if (sel != null) {
+            diag.put("val_acc_selected", sel.accuracy());
+            diag.put("val_acc_last", sel.lastAccuracy());
+            diag.put("val_checkpoints", (double) sel.evaluations());
+        }
         return entry.kernel();
     }
 

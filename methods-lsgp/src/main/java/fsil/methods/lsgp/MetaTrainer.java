@@ -11,6 +11,8 @@ import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
 import org.ejml.data.DMatrixRMaj;
 
+import java.util.function.ToDoubleFunction;
+
 /**
  * Meta-learning of the deep kernel (paper §4.3): a feature map g_theta (core MLP, ReLU between layers, linear
  * output; by default residual, g(x) = x + mlp(x) with the last layer initialised at 0) on the backbone features and the log outputscale of the cosine kernel, trained over episodes of the base
@@ -20,18 +22,42 @@ import org.ejml.data.DMatrixRMaj;
  * {@link EpisodeObjective#pl} (queries given support). Everything is drawn from streams derived from the
  * background seed, and the loop is sequential, so the result depends only on (params, background).
  *
+ * <p>Checkpoint selection ({@code select=best}, given a validator): the meta-validation accuracy is evaluated at
+ * step 0 (before any update: with the residual map the backbone's own cosine kernel) and after every
+ * {@link LsgpConfig#checkpointEvery()} steps and the last one; the parameters (map and outputscale) with the highest
+ * accuracy are kept, the earlier checkpoint on ties, as the authors' code keeps {@code best_model.tar}. The
+ * validator draws from its own streams, so the training trajectory is the same with and without selection.
+ *
  * <p>An episode whose loss or gradient is not finite (or whose inner loop fails numerically) is skipped and
  * counted, as the authors skip non-finite steps; a run where every episode fails is an error.
  */
 final class MetaTrainer {
     /** The trained kernel and what happened. */
-    record Result(DeepKernel kernel, double initialLoss, double finalLoss, int skipped, int episodes) {
+    record Result(DeepKernel kernel, double initialLoss, double finalLoss, int skipped, int episodes,
+                  Selection selection) {
+    }
+
+    /**
+     * What the checkpoint selection chose: the step of the kept parameters (0 = untrained), its meta-validation
+     * accuracy, that of the last iterate, and how many checkpoints were evaluated.
+     */
+    record Selection(int step, double accuracy, double lastAccuracy, int evaluations) {
     }
 
     private MetaTrainer() {
     }
 
+    /** The last iterate, no checkpoint selection. */
     static Result train(LsgpConfig cfg, LabeledData base, int[] trainClasses, long seed) {
+        return train(cfg, base, trainClasses, seed, null);
+    }
+
+    /**
+     * @param validator the meta-validation accuracy of a kernel (higher is better), or null to keep the last
+     *                  iterate; it must not keep the kernel it is given (its map is trained further)
+     */
+    static Result train(LsgpConfig cfg, LabeledData base, int[] trainClasses, long seed,
+                        ToDoubleFunction<DeepKernel> validator) {
         int d = base.dimension();
         int[] sizes = cfg.mapSizes(d);
         Mlp mlp = new Mlp(sizes, false, RandomStreams.derive(seed, "lsgp-feature-map"));
@@ -58,7 +84,15 @@ final class MetaTrainer {
         double lastSum = 0;
         int lastCount = 0;
         float[] x = base.features().rawData();
+        Checkpoints best = validator == null ? null : new Checkpoints(mlp, cfg.residual(), validator);
+        if (best != null) {
+            best.evaluate(0, logS[0]);
+        }
+        int every = cfg.checkpointEvery();
         for (int e = 0; e < cfg.trainEpisodes(); e++) {
+            if (best != null && e > 0 && e % every == 0) {
+                best.evaluate(e, logS[0]);
+            }
             EpisodeSampler.Episode ep = sampler.sample(rng, ways, cfg.trainShots(), cfg.trainQueries());
             int rows = ep.rows().length;
             batch.setInput(x, ep.rows(), 0, rows);
@@ -120,8 +154,52 @@ final class MetaTrainer {
             throw new FsilException("lsgp meta-training failed: all " + skipped + " episodes had a non-finite loss or "
                     + "gradient. Try a larger tau, a smaller lr, or meta_train=false.");
         }
-        return new Result(new DeepKernel(mlp, cfg.residual(), logS[0]), firstCount > 0 ? firstSum / firstCount : Double.NaN,
-                lastCount > 0 ? lastSum / lastCount : Double.NaN, skipped, cfg.trainEpisodes());
+        DeepKernel kernel = new DeepKernel(mlp, cfg.residual(), logS[0]);
+        Selection selection = null;
+        if (best != null) {
+            double lastAccuracy = best.evaluate(cfg.trainEpisodes(), logS[0]);
+            kernel = best.kernel();
+            selection = new Selection(best.step, best.accuracy, lastAccuracy, best.evaluations);
+        }
+        return new Result(kernel, firstCount > 0 ? firstSum / firstCount : Double.NaN,
+                lastCount > 0 ? lastSum / lastCount : Double.NaN, skipped, cfg.trainEpisodes(), selection);
+    }
+
+    /** The best checkpoint so far: a copy of the map's weights and the log outputscale. */
+    private static final class Checkpoints {
+        private final Mlp live;
+        private final Mlp kept;
+        private final boolean residual;
+        private final ToDoubleFunction<DeepKernel> validator;
+        private double keptLogS;
+        private int step = -1;
+        private double accuracy = Double.NEGATIVE_INFINITY;
+        private int evaluations;
+
+        Checkpoints(Mlp live, boolean residual, ToDoubleFunction<DeepKernel> validator) {
+            this.live = live;
+            this.kept = new Mlp(live.sizes(), false, 0L);
+            this.residual = residual;
+            this.validator = validator;
+        }
+
+        /** Validates the current parameters after {@code s} steps and keeps them if strictly better. */
+        double evaluate(int s, double logS) {
+            double acc = validator.applyAsDouble(new DeepKernel(live, residual, logS));
+            evaluations++;
+            // strictly better only: ties keep the earlier (less trained) checkpoint; NaN never wins
+            if (acc > accuracy || step < 0) {
+                DeepKernel.copyWeights(live, kept);
+                keptLogS = logS;
+                accuracy = acc;
+                step = s;
+            }
+            return acc;
+        }
+
+        DeepKernel kernel() {
+            return new DeepKernel(kept, residual, keptLogS);
+        }
     }
 
     private static boolean allFinite(double[] a) {

@@ -29,8 +29,12 @@ import java.util.Optional;
 final class ModelCache {
     private static final String MAGIC = "fsil-lsgp-model-v1";
 
-    /** What is stored besides the weights. */
-    record Entry(DeepKernel kernel, double initialLoss, double finalLoss, int skipped) {
+    /**
+     * What is stored besides the weights; {@code selection} is null for the last iterate (then the file has exactly
+     * the layout it had before checkpoint selection existed, so those files stay valid).
+     */
+    record Entry(DeepKernel kernel, double initialLoss, double finalLoss, int skipped,
+                 MetaTrainer.Selection selection) {
     }
 
     private ModelCache() {
@@ -80,7 +84,11 @@ final class ModelCache {
             double initial = in.readDouble();
             double last = in.readDouble();
             int skipped = in.readInt();
-            return Optional.of(new Entry(new DeepKernel(mlp, residual, logS), initial, last, skipped));
+            MetaTrainer.Selection selection = null;
+            if (in.read() == 1) {
+                selection = new MetaTrainer.Selection(in.readInt(), in.readDouble(), in.readDouble(), in.readInt());
+            }
+            return Optional.of(new Entry(new DeepKernel(mlp, residual, logS), initial, last, skipped, selection));
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }
@@ -120,6 +128,14 @@ final class ModelCache {
                 out.writeDouble(entry.initialLoss());
                 out.writeDouble(entry.finalLoss());
                 out.writeInt(entry.skipped());
+                MetaTrainer.Selection sel = entry.selection();
+                if (sel != null) {
+                    out.writeByte(1);
+                    out.writeInt(sel.step());
+                    out.writeDouble(sel.accuracy());
+                    out.writeDouble(sel.lastAccuracy());
+                    out.writeInt(sel.evaluations());
+                }
             }
             try {
                 Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);

@@ -13,14 +13,15 @@ class LsgpConformanceTest {
     @TestFactory
     Stream<DynamicTest> meanFieldMl() {
         return MethodConformance.of(new LsgpMethod())
-                .withParams(Map.of("train_episodes", "40", "train_queries", "5", "hidden", "32", "mc_samples", "300")).tests();
+                .withParams(Map.of("train_episodes", "40", "train_queries", "5", "hidden", "32", "mc_samples", "300",
+                        "val_every", "7", "val_episodes", "5")).tests();
     }
 
     @TestFactory
     Stream<DynamicTest> gibbsPlAuthorsVariants() {
         return MethodConformance.of(new LsgpMethod()).withParams(pairs("inference", "gibbs", "loss", "pl",
                 "train_episodes", "30", "train_queries", "5", "gibbs_burnin", "20", "gibbs_samples", "10", "mean", "0",
-                "elbo", "authors", "query_mean", "authors", "tau", "1", "hidden", "0")).tests();
+                "elbo", "authors", "query_mean", "authors", "tau", "1", "hidden", "0", "select", "last")).tests();
     }
 
     static Map<String, String> pairs(String... kv) {

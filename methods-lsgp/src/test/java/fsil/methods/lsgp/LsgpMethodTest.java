@@ -79,8 +79,10 @@ class LsgpMethodTest {
         assertEquals(1.0, s2.diagnostics().get("model_from_cache"));
         assertArrayEquals(first.solve(episode(1), 9).rawProbabilities(), second.solve(episode(1), 9).rawProbabilities(),
                 "the cached model predicts exactly like the trained one");
-        // another training parameter is another file; a test-time parameter is not
-        learner(Map.of("train_episodes", "25", "mc_samples", "50", "val_episodes", "10", "hidden", "32", "mean", "0"), bg);
+        // another training parameter is another file; a test-time parameter the checkpoint selection does not use
+        // is not (CheckpointSelectionTest: the ones it uses, and select=last)
+        learner(Map.of("train_episodes", "25", "mc_samples", "200", "val_episodes", "10", "hidden", "32",
+                "calibrate", "true", "gibbs_samples", "3"), bg);
         try (Stream<Path> st = Files.list(dir.resolve("lsgp"))) {
             assertEquals(1, st.count());
         }
@@ -93,7 +95,7 @@ class LsgpMethodTest {
     @Test
     void corruptCacheFileIsRetrainedNotTrusted(@TempDir Path dir) throws IOException {
         Background bg = background(5, Optional.of(dir));
-        String key = LsgpModel.cacheKey(LsgpConfig.from(method.params(FAST)), bg);
+        String key = LsgpModel.cacheKey(LsgpConfig.from(method.params(FAST)), bg, true);
         Path file = ModelCache.file(dir, key);
         Files.createDirectories(file.getParent());
         Files.write(file, new byte[]{1, 2, 3});
@@ -105,9 +107,12 @@ class LsgpMethodTest {
 
     @Test
     void trainingIsDeterministicPerBackgroundSeed() {
-        Prediction a = learner(FAST, background(5, Optional.empty())).solve(episode(5), 1);
-        Prediction b = learner(FAST, background(5, Optional.empty())).solve(episode(5), 1);
-        Prediction c = learner(FAST, background(6, Optional.empty())).solve(episode(5), 1);
+        // the last iterate: select=best may keep step 0, which is the same kernel for every seed
+        Map<String, String> last = new java.util.HashMap<>(FAST);
+        last.put("select", "last");
+        Prediction a = learner(last, background(5, Optional.empty())).solve(episode(5), 1);
+        Prediction b = learner(last, background(5, Optional.empty())).solve(episode(5), 1);
+        Prediction c = learner(last, background(6, Optional.empty())).solve(episode(5), 1);
         assertArrayEquals(a.rawProbabilities(), b.rawProbabilities());
         assertFalse(java.util.Arrays.equals(a.rawProbabilities(), c.rawProbabilities()), "another seed, another model");
     }
@@ -123,6 +128,16 @@ class LsgpMethodTest {
             assertTrue(java.util.Arrays.binarySearch(s1[0], v) < 0);
         }
         assertEquals(0, LsgpModel.split(new int[]{1, 2, 3}, 0.3, 5)[1].length, "too few classes: no validation");
+    }
+
+    @Test
+    void smallBackgroundsStillHoldOutTwoValidationClasses() {
+        assertEquals(2, LsgpModel.validationClasses(5, 0.15), "digits / fashion-mnist: 2 of 5, 3 left to train");
+        assertEquals(2, LsgpModel.validationClasses(4, 0.15));
+        assertEquals(0, LsgpModel.validationClasses(3, 0.15), "fewer than 2 would remain for training");
+        assertEquals(253, LsgpModel.validationClasses(1688, 0.15), "large backgrounds: the fraction");
+        assertEquals(0, LsgpModel.validationClasses(100, 0), "val_fraction=0 switches meta-validation off");
+        assertEquals(2, LsgpModel.split(new int[]{1, 2, 3, 4, 5}, 0.15, 5)[1].length);
     }
 
     @Test
