@@ -31,6 +31,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -296,26 +297,24 @@ public final class Runner {
         List<UnitRecord> fresh = java.util.Collections.synchronizedList(new ArrayList<>(jobs.size()));
         try (UnitsCsv out = UnitsCsv.append(unitsFile, flushMillis)) {
             progress.start(r.protocol().name(), jobs.size());
-            List<Future<?>> futures = new ArrayList<>();
+            // One latch for all units instead of a Future.get() per unit: waiting on each future makes every unit's
+            // completion wake the waiting thread (a futex call of several microseconds, ~30% of a 5-way NCM episode).
+            CountDownLatch unitsLeft = new CountDownLatch(jobs.size());
             for (Job job : jobs) {
-                futures.add(pool.submit(() -> {
-                    UnitRecord rec = runJob(r, job, learners, backgrounds, sessionExecutor);
-                    fresh.add(rec);
+                pool.execute(() -> {
                     try {
+                        UnitRecord rec = runJob(r, job, learners, backgrounds, sessionExecutor);
+                        fresh.add(rec);
                         out.write(rec);
-                    } catch (IOException e) {
-                        fatal.compareAndSet(null, e);
+                        progress.step();
+                    } catch (Throwable t) {
+                        fatal.compareAndSet(null, t);
+                    } finally {
+                        unitsLeft.countDown();
                     }
-                    progress.step();
-                }));
+                });
             }
-            for (Future<?> f : futures) {
-                try {
-                    f.get();
-                } catch (ExecutionException e) {
-                    fatal.compareAndSet(null, e.getCause());
-                }
-            }
+            unitsLeft.await();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
