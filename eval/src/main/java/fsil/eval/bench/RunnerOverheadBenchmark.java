@@ -107,9 +107,23 @@ public final class RunnerOverheadBenchmark implements Benchmark {
         out.printf(Locale.ROOT, "  runner, all            %8.3f s wall %8.3f s cpu  (units.csv, summaries, report, plotly copy)%n",
                 rr, cr);
         out.printf(Locale.ROOT, "    of which the report  %8.3f s wall (written once per run)%n", rep);
-        out.printf(Locale.ROOT, "  per unit: runner/direct = %.3f wall -> overhead %.1f%% (target < 5%%)%n",
-                (rr - rep) / d, 100 * ((rr - rep) / d - 1));
+        // Each repeat measures both paths back to back, so the ratio within a repeat sees the same machine load;
+        // the median of those paired ratios is what the target is checked on, the ratio of the fastest runs
+        // (least disturbed by other processes) is printed next to it.
+        double[] paired = new double[repeats];
+        double[] runnerUnits = new double[repeats];
+        for (int r = 0; r < repeats; r++) {
+            paired[r] = (tRunner[r] - tReport[r]) / tDirect[r];
+            runnerUnits[r] = tRunner[r] - tReport[r];
+        }
+        double perUnit = median(paired);
+        out.printf(Locale.ROOT, "  per unit: runner/direct = %.3f wall (median of paired repeats; fastest runs: %.3f)"
+                + " -> overhead %.1f%% (target < 5%%)%n", perUnit, min(runnerUnits) / min(tDirect), 100 * (perUnit - 1));
         out.printf(Locale.ROOT, "  whole run incl. report: runner/direct = %.3f wall, %.3f cpu%n", rr / d, cr / cd);
+    }
+
+    private static double min(double[] v) {
+        return Arrays.stream(v).min().orElse(Double.NaN);
     }
 
     private static double median(double[] v) {

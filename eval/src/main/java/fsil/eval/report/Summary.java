@@ -11,10 +11,10 @@ import tech.tablesaw.api.Table;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -43,17 +43,34 @@ public final class Summary {
 
     /** Units grouped and sorted deterministically. */
     public static List<Group> groups(List<UnitRecord> records) {
-        Map<List<String>, List<UnitRecord>> m = new TreeMap<>(Comparator.comparing((List<String> k) -> k.get(1))
-                .thenComparing(k -> k.get(2)).thenComparing(k -> k.get(3)).thenComparing(k -> k.get(0)));
+        // Hash grouping, then one sort of the (few) groups: a sorted map compared four strings per record.
+        Map<GroupKey, List<UnitRecord>> m = new HashMap<>();
+        GroupKey last = null;
+        List<UnitRecord> lastList = null;
         for (UnitRecord r : records) {
-            m.computeIfAbsent(List.of(r.method(), r.dataset(), r.protocol(), r.setting()), k -> new ArrayList<>()).add(r);
+            if (last == null || !last.matches(r)) {
+                last = new GroupKey(r.method(), r.dataset(), r.protocol(), r.setting());
+                lastList = m.computeIfAbsent(last, k -> new ArrayList<>());
+            }
+            lastList.add(r);
         }
-        List<Group> out = new ArrayList<>();
-        m.forEach((k, v) -> {
+        List<GroupKey> keys = new ArrayList<>(m.keySet());
+        keys.sort(Comparator.comparing(GroupKey::dataset).thenComparing(GroupKey::protocol)
+                .thenComparing(GroupKey::setting).thenComparing(GroupKey::method));
+        List<Group> out = new ArrayList<>(keys.size());
+        for (GroupKey k : keys) {
+            List<UnitRecord> v = m.get(k);
             v.sort(Comparator.comparingInt(UnitRecord::unit));
-            out.add(new Group(k.get(0), k.get(1), k.get(2), k.get(3), v));
-        });
+            out.add(new Group(k.method(), k.dataset(), k.protocol(), k.setting(), v));
+        }
         return out;
+    }
+
+    private record GroupKey(String method, String dataset, String protocol, String setting) {
+        boolean matches(UnitRecord r) {
+            return method.equals(r.method()) && dataset.equals(r.dataset()) && protocol.equals(r.protocol())
+                    && setting.equals(r.setting());
+        }
     }
 
     private static final class Builder {
