@@ -1,0 +1,71 @@
+package fsil.eval.run;
+
+import fsil.eval.metrics.CalibrationBins;
+import org.junit.jupiter.api.Test;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.zip.CRC32;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+class UnitsCsvTest {
+
+    private static UnitRecord record(double fit, double predict, Map<String, Double> extra) {
+        CalibrationBins bins = new CalibrationBins();
+        bins.add(0.93, true);
+        bins.add(0.41, false);
+        return new UnitRecord("rbf, q=0", "ppca", "digits", "fewshot", "5-way 1-shot", 7, 1993, 42, UnitRecord.OK, "",
+                2 / 3.0, 75, fit, predict, 1300, new double[]{0.5, 0.25}, new double[][]{{1, 0.5}, {0.75}},
+                new int[]{5, 10}, new double[]{1.0}, bins, extra);
+    }
+
+    @Test
+    void rowsReadBackExactlyExceptTimesWhichKeepTheirNanoseconds() {
+        Map<String, Double> extra = new LinkedHashMap<>();
+        extra.put("auto t;vb", 202.93508651945507);
+        extra.put("tuned", 1.0);
+        UnitRecord r = record(1.2345678912e-5, 3.25, extra);
+        String line = UnitsCsv.line(r);
+        assertEquals('\n', line.charAt(line.length() - 1));
+        UnitRecord back = UnitsCsv.parseLine(line.substring(0, line.length() - 1));
+        assertEquals(r.method(), back.method(), "quoted field with a comma");
+        assertEquals(r.accuracy(), back.accuracy(), 0.0);
+        assertEquals(1.2346e-5, back.fitSeconds(), 1e-18, "12,345.68 ns rounded to the nanosecond");
+        assertEquals(3.25, back.predictSeconds(), 0.0);
+        assertArrayEquals(r.accSeen(), back.accSeen(), 0.0);
+        assertArrayEquals(r.aMatrix()[1], back.aMatrix()[1], 0.0);
+        assertArrayEquals(r.classesSeen(), back.classesSeen());
+        assertEquals(r.calibration().ece(), back.calibration().ece(), 0.0);
+        assertEquals(202.93508651945507, back.extra().get("auto_t_vb"), 0.0, "unsafe key characters replaced");
+    }
+
+    @Test
+    void secondsAreFixedPointNanosecondsWithFallbacks() {
+        StringBuilder sb = new StringBuilder();
+        UnitsCsv.seconds(sb, 0.0);
+        assertEquals("0.000000000", sb.toString());
+        sb.setLength(0);
+        UnitsCsv.seconds(sb, 12.000000001);
+        assertEquals("12.000000001", sb.toString());
+        sb.setLength(0);
+        UnitsCsv.seconds(sb, Double.NaN);
+        assertEquals("NaN", sb.toString());
+        sb.setLength(0);
+        UnitsCsv.seconds(sb, -1.5);
+        assertEquals("-1.5", sb.toString());
+    }
+
+    @Test
+    void crcIsTheZeroPaddedLowerCaseHexOfCrc32AndGuardsTheRow() {
+        CRC32 c = new CRC32();
+        c.update("abc".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertEquals(String.format("%08x", c.getValue()), UnitsCsv.crc("abc"));
+        assertEquals(8, UnitsCsv.crc("").length());
+        String line = UnitsCsv.line(record(0.5, 0.5, Map.of()));
+        String torn = line.substring(0, line.length() - 1).replace("digits", "digitz");
+        assertNull(UnitsCsv.parseLine(torn), "a changed row fails its CRC");
+    }
+}
