@@ -10,15 +10,22 @@ import java.util.Locale;
  */
 public final class CalibrationBins {
     public static final int DEFAULT_BINS = 15;
+    private static final char[] HEX = "0123456789abcdef".toCharArray();
 
-    private final long[] count;
-    private final double[] confidenceSum;
-    private final double[] correctSum;
+    private final int bins;
+    // The statistics of bins lo .. lo + count.length - 1; every bin outside that range is empty. A new instance
+    // holds all bins; compact() copies hold only the non-empty range, so that the per-unit bins a run keeps in
+    // memory for its summaries cost a few dozen bytes instead of three full arrays.
+    private int lo;
+    private long[] count;
+    private double[] confidenceSum;
+    private double[] correctSum;
 
     public CalibrationBins(int bins) {
         if (bins < 1) {
             throw new IllegalArgumentException("need at least one bin");
         }
+        this.bins = bins;
         count = new long[bins];
         confidenceSum = new double[bins];
         correctSum = new double[bins];
@@ -28,32 +35,85 @@ public final class CalibrationBins {
         this(DEFAULT_BINS);
     }
 
+    private CalibrationBins(int bins, int lo, long[] count, double[] confidenceSum, double[] correctSum) {
+        this.bins = bins;
+        this.lo = lo;
+        this.count = count;
+        this.confidenceSum = confidenceSum;
+        this.correctSum = correctSum;
+    }
+
     public int bins() {
-        return count.length;
+        return bins;
     }
 
     /** Bin of a confidence in [0, 1]: (lower, upper], with 0 in the first bin. */
     public int binOf(double confidence) {
-        int b = (int) Math.ceil(confidence * count.length) - 1;
-        return Math.max(0, Math.min(count.length - 1, b));
+        int b = (int) Math.ceil(confidence * bins) - 1;
+        return Math.max(0, Math.min(bins - 1, b));
     }
 
     public void add(double confidence, boolean correct) {
-        int b = binOf(confidence);
-        count[b]++;
-        confidenceSum[b] += confidence;
-        correctSum[b] += correct ? 1 : 0;
+        int i = slot(binOf(confidence));
+        count[i]++;
+        confidenceSum[i] += confidence;
+        correctSum[i] += correct ? 1 : 0;
     }
 
     public void addAll(CalibrationBins other) {
-        if (other.bins() != bins()) {
-            throw new IllegalArgumentException("cannot merge " + other.bins() + " bins into " + bins());
+        if (other.bins != bins) {
+            throw new IllegalArgumentException("cannot merge " + other.bins + " bins into " + bins);
         }
-        for (int b = 0; b < count.length; b++) {
-            count[b] += other.count[b];
-            confidenceSum[b] += other.confidenceSum[b];
-            correctSum[b] += other.correctSum[b];
+        for (int j = 0; j < other.count.length; j++) {
+            if (other.count[j] != 0 || other.confidenceSum[j] != 0 || other.correctSum[j] != 0) {
+                int i = slot(other.lo + j);
+                count[i] += other.count[j];
+                confidenceSum[i] += other.confidenceSum[j];
+                correctSum[i] += other.correctSum[j];
+            }
         }
+    }
+
+    /** The same statistics holding only the range from the first to the last non-empty bin. */
+    public CalibrationBins compact() {
+        int first = 0;
+        while (first < count.length && empty(first)) {
+            first++;
+        }
+        int last = count.length - 1;
+        while (last >= first && empty(last)) {
+            last--;
+        }
+        int n = last - first + 1;
+        return new CalibrationBins(bins, lo + first, Arrays.copyOfRange(count, first, first + n),
+                Arrays.copyOfRange(confidenceSum, first, first + n), Arrays.copyOfRange(correctSum, first, first + n));
+    }
+
+    private boolean empty(int i) {
+        return count[i] == 0 && confidenceSum[i] == 0 && correctSum[i] == 0;
+    }
+
+    /** Index of bin {@code b} in the arrays, widening the held range to include it. */
+    private int slot(int b) {
+        int i = b - lo;
+        if (i >= 0 && i < count.length) {
+            return i;
+        }
+        int newLo = count.length == 0 ? b : Math.min(lo, b);
+        int newHi = count.length == 0 ? b : Math.max(lo + count.length - 1, b);
+        int shift = count.length == 0 ? 0 : lo - newLo;
+        int n = newHi - newLo + 1;
+        long[] c = new long[n];
+        double[] cs = new double[n];
+        double[] ks = new double[n];
+        System.arraycopy(count, 0, c, shift, count.length);
+        System.arraycopy(confidenceSum, 0, cs, shift, count.length);
+        System.arraycopy(correctSum, 0, ks, shift, count.length);
+        lo = newLo;
+        count = c;
+        confidenceSum = cs;
+        correctSum = ks;
+        return b - lo;
     }
 
     public long total() {
@@ -67,9 +127,9 @@ public final class CalibrationBins {
             return Double.NaN;
         }
         double e = 0;
-        for (int b = 0; b < count.length; b++) {
-            if (count[b] > 0) {
-                e += Math.abs(correctSum[b] - confidenceSum[b]) / n;
+        for (int i = 0; i < count.length; i++) {
+            if (count[i] > 0) {
+                e += Math.abs(correctSum[i] - confidenceSum[i]) / n;
             }
         }
         return e;
@@ -78,9 +138,9 @@ public final class CalibrationBins {
     /** Maximum calibration error over non-empty bins; NaN if empty. */
     public double mce() {
         double m = Double.NaN;
-        for (int b = 0; b < count.length; b++) {
-            if (count[b] > 0) {
-                double gap = Math.abs(correctSum[b] - confidenceSum[b]) / count[b];
+        for (int i = 0; i < count.length; i++) {
+            if (count[i] > 0) {
+                double gap = Math.abs(correctSum[i] - confidenceSum[i]) / count[i];
                 m = Double.isNaN(m) ? gap : Math.max(m, gap);
             }
         }
@@ -88,17 +148,29 @@ public final class CalibrationBins {
     }
 
     public long count(int bin) {
-        return count[bin];
+        int i = held(bin);
+        return i < 0 ? 0 : count[i];
     }
 
     /** Mean confidence in a bin (NaN if empty). */
     public double meanConfidence(int bin) {
-        return count[bin] == 0 ? Double.NaN : confidenceSum[bin] / count[bin];
+        int i = held(bin);
+        return i < 0 || count[i] == 0 ? Double.NaN : confidenceSum[i] / count[i];
     }
 
     /** Accuracy in a bin (NaN if empty). */
     public double accuracy(int bin) {
-        return count[bin] == 0 ? Double.NaN : correctSum[bin] / count[bin];
+        int i = held(bin);
+        return i < 0 || count[i] == 0 ? Double.NaN : correctSum[i] / count[i];
+    }
+
+    /** Array index of a bin, or -1 when it lies outside the held range (and is empty). */
+    private int held(int bin) {
+        if (bin < 0 || bin >= bins) {
+            throw new IndexOutOfBoundsException("bin " + bin + " of " + bins);
+        }
+        int i = bin - lo;
+        return i >= 0 && i < count.length ? i : -1;
     }
 
     /**
@@ -107,23 +179,37 @@ public final class CalibrationBins {
      * decimal); {@link #parse} reads it back bit for bit, and also accepts decimal numbers.
      */
     public String encode() {
-        StringBuilder sb = new StringBuilder(count.length * 12);
-        for (int b = 0; b < count.length; b++) {
+        return encodeTo(new StringBuilder(bins * 12)).toString();
+    }
+
+    /** Appends {@link #encode()}'s text to {@code sb} (no intermediate strings: it is written once per unit). */
+    public StringBuilder encodeTo(StringBuilder sb) {
+        for (int b = 0; b < bins; b++) {
             if (b > 0) {
                 sb.append('|');
             }
-            if (count[b] == 0 && confidenceSum[b] == 0 && correctSum[b] == 0) {
+            int i = b - lo;
+            if (i < 0 || i >= count.length || empty(i)) {
                 continue;
             }
-            sb.append(count[b]).append(':').append('x').append(Long.toHexString(Double.doubleToRawLongBits(confidenceSum[b])))
-                    .append(':');
-            if (correctSum[b] == Math.rint(correctSum[b]) && Math.abs(correctSum[b]) < 1e15) {
-                sb.append((long) correctSum[b]);
+            sb.append(count[i]).append(':').append('x');
+            appendHex(sb, Double.doubleToRawLongBits(confidenceSum[i]));
+            sb.append(':');
+            if (correctSum[i] == Math.rint(correctSum[i]) && Math.abs(correctSum[i]) < 1e15) {
+                sb.append((long) correctSum[i]);
             } else {
-                sb.append(Double.toString(correctSum[b]));
+                sb.append(correctSum[i]);
             }
         }
-        return sb.toString();
+        return sb;
+    }
+
+    /** What {@link Long#toHexString} gives (unsigned, lower case, no leading zeros), appended in place. */
+    private static void appendHex(StringBuilder sb, long v) {
+        int shift = v == 0 ? 0 : (63 - Long.numberOfLeadingZeros(v)) & ~3;
+        for (; shift >= 0; shift -= 4) {
+            sb.append(HEX[(int) (v >>> shift) & 0xF]);
+        }
     }
 
     public static CalibrationBins parse(String text) {
@@ -141,7 +227,7 @@ public final class CalibrationBins {
             c.confidenceSum[b] = number(f[1]);
             c.correctSum[b] = number(f[2]);
         }
-        return c;
+        return c.compact();
     }
 
     private static double number(String s) {

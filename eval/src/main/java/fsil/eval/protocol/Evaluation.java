@@ -36,7 +36,8 @@ final class Evaluation {
             ok += correct ? 1 : 0;
             bins.add(bestP, correct);
         }
-        return new Score(truth.length == 0 ? Double.NaN : ok / (double) truth.length, bins, predicted);
+        // compact: a run keeps every unit's bins in memory until its summaries are written
+        return new Score(truth.length == 0 ? Double.NaN : ok / (double) truth.length, bins.compact(), predicted);
     }
 
     /** Fraction of rows whose most probable class is the true label. */

@@ -74,6 +74,53 @@ class MetricsTest {
     }
 
     @Test
+    void compactBinsKeepEveryStatisticTheTextAndMergeBothWays() {
+        java.util.SplittableRandom r = new java.util.SplittableRandom(7);
+        for (int trial = 0; trial < 200; trial++) {
+            CalibrationBins dense = new CalibrationBins();
+            int n = r.nextInt(0, 20);
+            double lo = r.nextDouble(), hi = lo + (1 - lo) * r.nextDouble();
+            for (int i = 0; i < n; i++) {
+                double conf = lo + (hi - lo) * r.nextDouble();
+                dense.add(conf, r.nextBoolean());
+            }
+            CalibrationBins compact = dense.compact();
+            assertEquals(dense.encode(), compact.encode(), "same row text");
+            assertEquals(dense.total(), compact.total());
+            for (int b = 0; b < dense.bins(); b++) {
+                assertEquals(dense.count(b), compact.count(b));
+                assertEquals(dense.meanConfidence(b), compact.meanConfidence(b), 0.0);
+                assertEquals(dense.accuracy(b), compact.accuracy(b), 0.0);
+            }
+            assertEquals(dense.ece(), compact.ece(), 0.0);
+            assertEquals(dense.mce(), compact.mce(), 0.0);
+            // A compact instance grows when it receives bins outside its range, on either side.
+            CalibrationBins other = new CalibrationBins();
+            other.add(0.01, true);
+            other.add(0.99, false);
+            CalibrationBins pooledDense = new CalibrationBins();
+            pooledDense.addAll(dense);
+            pooledDense.addAll(other);
+            compact.addAll(other);
+            compact.add(0.5, true);
+            pooledDense.add(0.5, true);
+            assertEquals(pooledDense.encode(), compact.encode());
+            assertEquals(pooledDense.ece(), compact.ece(), 0.0);
+        }
+    }
+
+    @Test
+    void emptyCompactBinsHaveNoStatistics() {
+        CalibrationBins empty = new CalibrationBins().compact();
+        assertEquals(0, empty.total());
+        assertTrue(Double.isNaN(empty.ece()));
+        assertEquals(new CalibrationBins().encode(), empty.encode());
+        org.junit.jupiter.api.Assertions.assertThrows(IndexOutOfBoundsException.class, () -> empty.count(15));
+        empty.add(0.3, true);
+        assertEquals(1, empty.count(4));
+    }
+
+    @Test
     void confidenceIntervalsBothConventions() {
         double[] v = {0.6, 0.8, 0.7, 0.9};
         MeanCi m = MeanCi.of(v);
