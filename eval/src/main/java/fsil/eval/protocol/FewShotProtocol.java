@@ -218,6 +218,11 @@ public final class FewShotProtocol implements Protocol {
                     + "). Use fewer --queries or a dataset with more samples per class.");
         }
 
+        // Episodes have no incremental steps; empty arrays are shared (a row per unit is kept for the summaries).
+        private static final double[] NONE = new double[0];
+        private static final double[][] NO_ROWS = new double[0][];
+        private static final int[] NO_CLASSES = new int[0];
+
         @Override
         public UnitResult run(int index, Method method, Learner learner, long trainSeed, Executor executor) {
             LabeledEpisode e = sample(index);
@@ -234,8 +239,7 @@ public final class FewShotProtocol implements Protocol {
             Evaluation.Score score = Evaluation.score(p, truth);
             Map<String, Double> diag = session.diagnostics();
             Map<String, Double> extra = diag.isEmpty() ? Map.of() : new LinkedHashMap<>(diag);
-            return new UnitResult(score.accuracy(), truth.length, new double[0], new double[0][], new int[0],
-                    new double[0], score.bins(), (t1 - t0) * 1e-9, (t2 - t1) * 1e-9, session.memoryBytes(), extra);
+            return new UnitResult(score.accuracy(), truth.length, NONE, NO_ROWS, NO_CLASSES, NONE, score.bins(), (t1 - t0) * 1e-9, (t2 - t1) * 1e-9, session.memoryBytes(), extra);
         }
     }
 

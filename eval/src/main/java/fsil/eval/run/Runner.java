@@ -38,6 +38,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -54,6 +55,8 @@ public final class Runner {
     public static final String CONFIG = "config.json";
     public static final String ENVIRONMENT = "environment.json";
     public static final String UNITS = "units.csv";
+    /** Rows a worker formats and writes together at most (fewer when flushMillis pass first). */
+    private static final int ROW_BATCH = 256;
 
     private final MethodRegistry methods;
     private final FeatureSource features;
@@ -251,7 +254,38 @@ public final class Runner {
         return m;
     }
 
-    private record Job(Variant variant, String dataset, Setting setting, ProtocolPlan plan, int unit) {
+    /**
+     * What all units of one (variant, dataset, setting) share, worked out once instead of per unit: the seed base,
+     * the fixed part of their units.csv rows, and (once prepared) the learner.
+     */
+    private static final class Group {
+        final Variant variant;
+        final String dataset;
+        final Setting setting;
+        final ProtocolPlan plan;
+        final String settingKey;
+        final long seedBase;
+        final String rowPrefix;
+        private volatile Learner learner;
+
+        Group(Resolved r, Variant variant, String dataset, Setting setting) {
+            this.variant = variant;
+            this.dataset = dataset;
+            this.setting = setting;
+            this.plan = r.plan(dataset, setting);
+            this.settingKey = dataset + "|" + setting.label();
+            this.seedBase = RandomStreams.derive(r.spec().trainSeed(), settingKey);
+            this.rowPrefix = UnitsCsv.prefix(variant.label(), variant.method().id(), dataset, r.protocol().name(),
+                    setting.label());
+        }
+
+        /** The unit's train seed: derived from (train seed, dataset|setting, unit index) only. */
+        long trainSeed(int unit) {
+            return RandomStreams.derive(seedBase, unit);
+        }
+    }
+
+    private record Job(Group group, int unit) {
     }
 
     private Outcome execute(Resolved r, Path dir) {
@@ -273,11 +307,15 @@ public final class Runner {
         List<Job> jobs = new ArrayList<>();
         for (String ds : r.spec().datasets()) {
             for (Setting s : r.settings()) {
+                List<Group> groups = new ArrayList<>();
+                for (Variant v : r.variants()) {
+                    groups.add(new Group(r, v, ds, s));
+                }
                 ProtocolPlan plan = r.plan(ds, s);
                 for (int i = 0; i < plan.units(); i++) {
-                    for (Variant v : r.variants()) {
-                        if (!done.contains(UnitRecord.key(v.label(), ds, s.label(), i))) {
-                            jobs.add(new Job(v, ds, s, plan, i));
+                    for (Group g : groups) {
+                        if (done.isEmpty() || !done.contains(UnitRecord.key(g.variant.label(), ds, s.label(), i))) {
+                            jobs.add(new Job(g, i));
                         }
                     }
                 }
@@ -293,28 +331,41 @@ public final class Runner {
         Map<String, Background> backgrounds = new ConcurrentHashMap<>();
         AtomicReference<Throwable> fatal = new AtomicReference<>();
         int ranNow = jobs.size();
-        // Rows of this session are kept in memory: the summaries need not parse units.csv back.
-        List<UnitRecord> fresh = java.util.Collections.synchronizedList(new ArrayList<>(jobs.size()));
+        // Rows of this session are kept in memory, in job order: the summaries need not parse units.csv back.
+        UnitRecord[] fresh = new UnitRecord[jobs.size()];
         try (UnitsCsv out = UnitsCsv.append(unitsFile, flushMillis)) {
             progress.start(r.protocol().name(), jobs.size());
-            // One latch for all units instead of a Future.get() per unit: waiting on each future makes every unit's
-            // completion wake the waiting thread (a futex call of several microseconds, ~30% of a 5-way NCM episode).
-            CountDownLatch unitsLeft = new CountDownLatch(jobs.size());
-            for (Job job : jobs) {
+            // Each worker takes the next job index until none is left or the run has stopped: no task object or
+            // queue node per unit, and finishing a unit wakes nobody (waiting on a Future per unit cost a futex call
+            // of several microseconds, ~30% of a 5-way NCM episode).
+            AtomicInteger nextJob = new AtomicInteger();
+            int workers = Math.min(threads, jobs.size());
+            CountDownLatch workersLeft = new CountDownLatch(workers);
+            for (int w = 0; w < workers; w++) {
                 pool.execute(() -> {
                     try {
-                        UnitRecord rec = runJob(r, job, learners, backgrounds, sessionExecutor);
-                        fresh.add(rec);
-                        out.write(rec);
-                        progress.step();
+                        UnitsCsv.Batch rows = out.batch(ROW_BATCH);
+                        try {
+                            int i;
+                            while (fatal.get() == null && !Thread.currentThread().isInterrupted()
+                                    && (i = nextJob.getAndIncrement()) < fresh.length) {
+                                Job job = jobs.get(i);
+                                UnitRecord rec = runJob(r, job, learners, backgrounds, sessionExecutor);
+                                fresh[i] = rec;
+                                rows.add(job.group().rowPrefix, rec);
+                                progress.step();
+                            }
+                        } finally {
+                            rows.handOver(); // completed units reach the file even when the run stops
+                        }
                     } catch (Throwable t) {
                         fatal.compareAndSet(null, t);
                     } finally {
-                        unitsLeft.countDown();
+                        workersLeft.countDown();
                     }
                 });
             }
-            unitsLeft.await();
+            workersLeft.await();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
@@ -335,8 +386,9 @@ public final class Runner {
             throw new FsilException("the run stopped: " + t + ". Completed units are kept; resume with "
                     + "'fsil run --resume " + dir + "'", t);
         }
-        List<UnitRecord> all = new ArrayList<>(existing.rows());
-        all.addAll(fresh);
+        List<UnitRecord> all = new ArrayList<>(existing.rows().size() + fresh.length);
+        all.addAll(existing.rows());
+        all.addAll(java.util.Arrays.asList(fresh));
         try {
             Report.write(dir, all);
         } catch (IOException e) {
@@ -348,33 +400,18 @@ public final class Runner {
 
     private UnitRecord runJob(Resolved r, Job job, Map<String, Future<Learner>> learners,
                               Map<String, Background> backgrounds, Executor sessionExecutor) {
-        String settingKey = job.dataset() + "|" + job.setting().label();
-        long unitTrainSeed = RandomStreams.derive(RandomStreams.derive(r.spec().trainSeed(), settingKey), job.unit());
+        Group g = job.group();
+        long unitTrainSeed = g.trainSeed(job.unit());
         String status = UnitRecord.OK;
         String error = "";
         UnitResult res = null;
         try {
-            Background bg = backgrounds.computeIfAbsent(settingKey,
-                    k -> job.plan().background(RandomStreams.derive(r.spec().trainSeed(), "background"),
-                            Optional.of(cacheDir)));
-            String learnerKey = job.variant().label() + "|" + job.dataset() + "|" + bg.dataKey();
-            FutureTask<Learner> task = new FutureTask<>(() -> {
-                progress.message("preparing " + job.variant().label() + " on " + job.dataset());
-                return job.variant().method().learner(job.variant().params(), bg);
-            });
-            Future<Learner> existing = learners.putIfAbsent(learnerKey, task);
-            Future<Learner> f = existing == null ? task : existing;
-            if (existing == null) {
-                task.run();
+            Learner learner = g.learner;
+            if (learner == null) {
+                learner = learner(r, g, learners, backgrounds);
+                g.learner = learner;
             }
-            Learner learner;
-            try {
-                learner = f.get();
-            } catch (ExecutionException e) {
-                throw new FsilException("preparing " + job.variant().label() + " failed: " + describe(e.getCause()),
-                        e.getCause());
-            }
-            res = job.plan().run(job.unit(), job.variant().method(), learner, unitTrainSeed, sessionExecutor);
+            res = g.plan.run(job.unit(), g.variant.method(), learner, unitTrainSeed, sessionExecutor);
         } catch (VirtualMachineError e) {
             throw e;
         } catch (InterruptedException e) {
@@ -386,16 +423,45 @@ public final class Runner {
             error = describe(t);
         }
         long orderSeed = r.spec().orderSeed();
+        String label = g.variant.label();
+        String methodId = g.variant.method().id();
+        String protocol = r.protocol().name();
         if (res == null) {
-            return new UnitRecord(job.variant().label(), job.variant().method().id(), job.dataset(), r.protocol().name(),
-                    job.setting().label(), job.unit(), orderSeed, unitTrainSeed, status, error, Double.NaN, 0, 0, 0, 0,
-                    new double[0], new double[0][], new int[0], new double[0], null, Map.of());
+            return new UnitRecord(label, methodId, g.dataset, protocol, g.setting.label(), job.unit(), orderSeed,
+                    unitTrainSeed, status, error, Double.NaN, 0, 0, 0, 0, new double[0], new double[0][], new int[0],
+                    new double[0], null, Map.of());
         }
-        return new UnitRecord(job.variant().label(), job.variant().method().id(), job.dataset(), r.protocol().name(),
-                job.setting().label(), job.unit(), orderSeed, unitTrainSeed, status, error, res.accuracy(),
-                res.evaluated(), res.fitSeconds(), res.predictSeconds(), res.memoryBytes(), res.accSeen(),
-                res.aMatrix(), res.classesSeen(), res.relativeAcc(),
+        return new UnitRecord(label, methodId, g.dataset, protocol, g.setting.label(), job.unit(), orderSeed,
+                unitTrainSeed, status, error, res.accuracy(), res.evaluated(), res.fitSeconds(), res.predictSeconds(),
+                res.memoryBytes(), res.accSeen(), res.aMatrix(), res.classesSeen(), res.relativeAcc(),
                 res.calibration(), res.extra());
+    }
+
+    /**
+     * The learner of a group, prepared once per (variant, dataset, background data): groups whose settings share
+     * a background share the learner. A failed preparation is not cached in the group, so each of its units
+     * reports the failure.
+     */
+    private Learner learner(Resolved r, Group g, Map<String, Future<Learner>> learners,
+                            Map<String, Background> backgrounds) throws InterruptedException {
+        Background bg = backgrounds.computeIfAbsent(g.settingKey,
+                k -> g.plan.background(RandomStreams.derive(r.spec().trainSeed(), "background"), Optional.of(cacheDir)));
+        String learnerKey = g.variant.label() + "|" + g.dataset + "|" + bg.dataKey();
+        FutureTask<Learner> task = new FutureTask<>(() -> {
+            progress.message("preparing " + g.variant.label() + " on " + g.dataset);
+            return g.variant.method().learner(g.variant.params(), bg);
+        });
+        Future<Learner> existing = learners.putIfAbsent(learnerKey, task);
+        Future<Learner> f = existing == null ? task : existing;
+        if (existing == null) {
+            task.run();
+        }
+        try {
+            return f.get();
+        } catch (ExecutionException e) {
+            throw new FsilException("preparing " + g.variant.label() + " failed: " + describe(e.getCause()),
+                    e.getCause());
+        }
     }
 
     static String describe(Throwable t) {

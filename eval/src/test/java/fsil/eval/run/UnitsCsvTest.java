@@ -68,4 +68,30 @@ class UnitsCsvTest {
         String torn = line.substring(0, line.length() - 1).replace("digits", "digitz");
         assertNull(UnitsCsv.parseLine(torn), "a changed row fails its CRC");
     }
+
+    @Test
+    void batchesReachTheFileWhenFullWhenDueAndOnHandOver(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
+            throws java.io.IOException {
+        java.nio.file.Path file = tmp.resolve("units.csv");
+        UnitRecord r = record(0.25, 0.5, Map.of());
+        String prefix = UnitsCsv.prefix(r.method(), r.methodId(), r.dataset(), r.protocol(), r.setting());
+        try (UnitsCsv out = UnitsCsv.append(file, 3_600_000)) {
+            UnitsCsv.Batch batch = out.batch(3);
+            batch.add(prefix, r);
+            batch.add(prefix, r);
+            assertEquals(0, UnitsCsv.read(file).rows().size(), "not full, not due: still in memory");
+            batch.add(prefix, r);
+            assertEquals(3, UnitsCsv.read(file).rows().size(), "full: formatted and written");
+            batch.add(prefix, r);
+            batch.handOver();
+            assertEquals(4, UnitsCsv.read(file).rows().size(), "handed over");
+        }
+        try (UnitsCsv out = UnitsCsv.append(file, 0)) {
+            out.batch(100).add(prefix, r);
+            assertEquals(5, UnitsCsv.read(file).rows().size(), "due at once when the flush interval has passed");
+        }
+        UnitsCsv.Contents c = UnitsCsv.read(file);
+        assertEquals(0, c.droppedLines());
+        assertEquals(UnitsCsv.line(r), UnitsCsv.line(c.rows().get(4)), "a batched row reads back to the same row");
+    }
 }
