@@ -444,8 +444,9 @@ public final class Runner {
      */
     private Learner learner(Resolved r, Group g, Map<String, Future<Learner>> learners,
                             Map<String, Background> backgrounds) throws InterruptedException {
+        long backgroundSeed = RandomStreams.derive(r.spec().trainSeed(), "background");
         Background bg = backgrounds.computeIfAbsent(g.settingKey,
-                k -> g.plan.background(RandomStreams.derive(r.spec().trainSeed(), "background"), Optional.of(cacheDir)));
+                k -> g.plan.background(backgroundSeed, Optional.of(cacheDir)));
         String learnerKey = g.variant.label() + "|" + g.dataset + "|" + bg.dataKey();
         FutureTask<Learner> task = new FutureTask<>(() -> {
             progress.message("preparing " + g.variant.label() + " on " + g.dataset);

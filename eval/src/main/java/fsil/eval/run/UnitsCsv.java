@@ -56,7 +56,7 @@ public final class UnitsCsv implements AutoCloseable {
         return u;
     }
 
-    /** Appends the row of {@code r} (encoded outside the lock); rows of many cheap units are better added through a {@link Batch}. */
+    /** Appends the row of {@code r}, encoded outside the lock; rows of many cheap units go through a {@link Batch}. */
     public void write(UnitRecord r) throws IOException {
         byte[] row = row(prefix(r.method(), r.methodId(), r.dataset(), r.protocol(), r.setting()), r);
         synchronized (this) {
@@ -68,11 +68,11 @@ public final class UnitsCsv implements AutoCloseable {
     }
 
     /**
-     * A batch of rows for one worker thread: rows are formatted together when the batch is handed over, which costs
-     * much less per row than formatting each right after its unit (measured with runner-overhead: the unit's data
-     * has pushed the formatting code and tables out of the caches). A batch is handed over when it is full or when
-     * {@code flushMillis} have passed since the last hand-over, so a finished unit waits at most about that long, or
-     * for the unit after it, before it is written.
+     * A batch of rows for one worker thread: rows are formatted together when the batch is handed over, which cost
+     * about 0.6 instead of 1.6 us of thread CPU per row in an ablation on 5-way NCM episodes at d = 64 (likely
+     * because a unit's own work pushes the formatting code and tables out of the caches). A batch is handed over when
+     * it is full or when {@code flushMillis} have passed since the last hand-over, so a finished unit waits at most
+     * about that long, or for the unit after it, before it is written.
      */
     public final class Batch {
         private final String[] prefixes;
@@ -85,7 +85,7 @@ public final class UnitsCsv implements AutoCloseable {
             rows = new UnitRecord[capacity];
         }
 
-        /** Adds a row whose first five fields are {@code prefix} (see {@link #prefix}); hands the batch over when due. */
+        /** Adds a row whose first five fields are {@code prefix} ({@link #prefix}); hands the batch over when due. */
         public void add(String prefix, UnitRecord r) throws IOException {
             prefixes[size] = prefix;
             rows[size++] = r;
@@ -257,7 +257,7 @@ public final class UnitsCsv implements AutoCloseable {
         }
     }
 
-    /** The row's fields after the prefix, comma-separated, into {@code f}, in {@link #HEADER} order (without the CRC). */
+    /** The row's fields after the prefix, comma-separated, into {@code f}, in {@link #HEADER} order (no CRC). */
     private static void fields(UnitRecord r, StringBuilder f) {
         f.append(r.unit()).append(',');
         f.append(r.orderSeed()).append(',');
