@@ -253,7 +253,7 @@ public final class UnitsCsv implements AutoCloseable {
     /** Lower-case hex of a 32-bit value, zero-padded to 8 digits (what "%08x" gives, without the Formatter). */
     private static void appendHex8(StringBuilder sb, long v) {
         for (int shift = 28; shift >= 0; shift -= 4) {
-            sb.append(Character.forDigit((int) (v >>> shift) & 0xF, 16));
+            sb.append(HEX[(int) (v >>> shift) & 0xF]);
         }
     }
 
