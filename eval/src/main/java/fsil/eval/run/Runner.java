@@ -30,6 +30,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -181,8 +183,12 @@ public final class Runner {
         return new Resolved(spec, variants, protocol, settings, data, plans);
     }
 
-    /** Result of a run. */
-    public record Outcome(Path dir, List<UnitRecord> records, int failed, int ranNow) {
+    /**
+     * Result of a run.
+     *
+     * @param reportSeconds wall time spent writing the summaries and the report (a cost per run, not per unit)
+     */
+    public record Outcome(Path dir, List<UnitRecord> records, int failed, int ranNow, double reportSeconds) {
     }
 
     /** Runs a spec into a new directory (which must not exist or be empty). */
@@ -380,6 +386,11 @@ public final class Runner {
         }
         if (fatal.get() != null) {
             Throwable t = fatal.get();
+            try {
+                makeDurable(unitsFile);
+            } catch (UncheckedIOException e) {
+                t.addSuppressed(e);
+            }
             if (t instanceof Error err) {
                 throw err;
             }
@@ -389,13 +400,33 @@ public final class Runner {
         List<UnitRecord> all = new ArrayList<>(existing.rows().size() + fresh.length);
         all.addAll(existing.rows());
         all.addAll(java.util.Arrays.asList(fresh));
+        // units.csv is made durable while the summaries are written: the fsync waits on the disk, the report on the
+        // CPU (closing units.csv with its fsync took 6-8 ms after a 20,000-episode run, about 1% of its units at
+        // d = 64, against 1-2 ms after a 1-episode run).
+        CompletableFuture<Void> durable = CompletableFuture.runAsync(() -> makeDurable(unitsFile));
+        long reportStart = System.nanoTime();
         try {
             Report.write(dir, all);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        double reportSeconds = (System.nanoTime() - reportStart) * 1e-9;
+        try {
+            durable.join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException re ? re : e;
+        }
         int failed = (int) all.stream().filter(u -> !u.ok()).count();
-        return new Outcome(dir, all, failed, ranNow);
+        return new Outcome(dir, all, failed, ranNow, reportSeconds);
+    }
+
+    /** fsync of a file, so that what was written survives the machine (rows survive the process without it). */
+    private static void makeDurable(Path file) {
+        try {
+            UnitsCsv.force(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not make " + file + " durable: " + e.getMessage(), e);
+        }
     }
 
     private UnitRecord runJob(Resolved r, Job job, Map<String, Future<Learner>> learners,

@@ -172,11 +172,21 @@ public final class UnitsCsv implements AutoCloseable {
         lastFlush = System.nanoTime();
     }
 
+    /**
+     * Writes the pending rows and closes the file. The rows are then in the operating system's cache: they survive
+     * the process (kill -9), and {@link #force} makes them survive the machine.
+     */
     @Override
     public synchronized void close() throws IOException {
         flush();
-        channel.force(true);
         channel.close();
+    }
+
+    /** Waits until everything written to {@code file} is on the disk (fsync). */
+    public static void force(Path file) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            ch.force(true);
+        }
     }
 
     /** Result of reading a units file: the valid rows and the byte length they span. */

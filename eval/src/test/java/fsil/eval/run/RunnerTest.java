@@ -68,6 +68,9 @@ class RunnerTest {
                 Map.of("episodes", List.of("40"), "shots", List.of("1", "5"), "queries", List.of("20"), "ways", List.of("4")), 2), dir);
         assertEquals(3 * 2 * 40, o.records().size());
         assertEquals(0, o.failed());
+        assertTrue(o.reportSeconds() > 0, "the runner times its report");
+        assertEquals(o.records().size(), UnitsCsv.read(dir.resolve(Runner.UNITS)).rows().size(),
+                "every unit's row is in units.csv when the run returns");
         for (String f : List.of(Runner.SPEC, Runner.CONFIG, Runner.ENVIRONMENT, Runner.UNITS, Report.SUMMARY,
                 Report.A_MATRIX, Report.RELIABILITY, Report.HTML, Report.PLOTLY)) {
             assertTrue(Files.exists(dir.resolve(f)), f);
