@@ -36,13 +36,16 @@ import java.util.Set;
  * against a hand-written loop over the same episodes (sample, learn, predict, score), both on one thread with the
  * same method, measured alternately in the same process.
  *
- * <p>A run costs a fixed amount (resolving the spec, config and environment files, the fsync of units.csv, the
- * report) plus a cost per unit. The per-unit cost is what the target is about, so each repeat also times a run of
- * one episode: per unit = (run of N units - its report - (run of 1 unit - its report)) / N. The fixed costs and the
- * whole-run ratio are printed next to it.
+ * <p>A run costs a fixed amount (resolving the spec, config and environment files, the report, during which
+ * units.csv is made durable) plus a cost per unit. The per-unit cost is what the target is about, so each repeat
+ * also times a run of one episode: per unit = (run of N units - its report - (run of 1 unit - its report)) / (N - 1),
+ * with the report timed inside the runner. The fixed costs and the whole-run ratio are printed next to it. The
+ * direct loop runs on a new thread, as the runner's units do, and the three timings of a repeat rotate their order.
  */
 public final class RunnerOverheadBenchmark implements Benchmark {
-    private static final Set<String> OPTIONS = Set.of("episodes", "method", "dim", "repeats");
+    private static final Set<String> OPTIONS = Set.of("episodes", "method", "dim", "repeats", "forks");
+    static final java.util.regex.Pattern PER_UNIT = java.util.regex.Pattern.compile(
+            "per unit: runner/direct = ([0-9.]+) wall, ([-+][0-9.]+) us/unit");
 
     @Override
     public String id() {
@@ -51,7 +54,8 @@ public final class RunnerOverheadBenchmark implements Benchmark {
 
     @Override
     public String description() {
-        return "runner overhead per 5-way 5-shot episode vs a direct loop over the same episodes (default ncm)";
+        return "runner overhead per 5-way 5-shot episode vs a direct loop over the same episodes"
+                + " (options: dim, episodes, repeats, forks, method; default ncm)";
     }
 
     @Override
@@ -67,6 +71,14 @@ public final class RunnerOverheadBenchmark implements Benchmark {
         if (episodes < 2 || repeats < 1 || dim < 1) {
             throw new FsilException("runner-overhead needs episodes >= 2, repeats >= 1 and dim >= 1");
         }
+        int forks = Integer.parseInt(options.getOrDefault("forks", "1"));
+        if (forks < 1) {
+            throw new FsilException("runner-overhead needs forks >= 1");
+        }
+        if (forks > 1) {
+            runForks(options, forks, out);
+            return;
+        }
         String methodId = options.getOrDefault("method", "ncm");
         MethodRegistry registry = MethodRegistry.discover();
         Method method = registry.get(methodId);
@@ -80,7 +92,7 @@ public final class RunnerOverheadBenchmark implements Benchmark {
         RunSpec spec = spec(methodId, episodes);
         RunSpec single = spec(methodId, 1);
         // Warm-up of both paths.
-        direct(plan, learner, Math.min(episodes, 2000));
+        onFreshThread(() -> direct(plan, learner, episodes));
         timedRun(runner, spec);
         timedRun(runner, single);
         double[] tDirect = new double[repeats];
@@ -91,18 +103,30 @@ public final class RunnerOverheadBenchmark implements Benchmark {
         double[] cRunner = new double[repeats];
         double accDirect = 0;
         for (int r = 0; r < repeats; r++) {
-            long c0 = cpu();
-            long t0 = System.nanoTime();
-            accDirect = direct(plan, learner, episodes);
-            tDirect[r] = (System.nanoTime() - t0) * 1e-9;
-            cDirect[r] = (cpu() - c0) * 1e-9;
-            c0 = cpu();
-            double[] run = timedRun(runner, spec);
-            cRunner[r] = (cpu() - c0) * 1e-9;
-            tRunner[r] = run[0];
-            tReport[r] = run[1];
-            double[] one = timedRun(runner, single);
-            tFixed[r] = one[0] - one[1];
+            // The three timings of a repeat run in an order rotated from one repeat to the next: each then follows
+            // each of the others equally often, so what one leaves behind (garbage, caches) weighs on all alike.
+            for (int k = 0; k < 3; k++) {
+                switch ((k + r) % 3) {
+                    case 0 -> {
+                        long c0 = cpu();
+                        long t0 = System.nanoTime();
+                        accDirect = onFreshThread(() -> direct(plan, learner, episodes));
+                        tDirect[r] = (System.nanoTime() - t0) * 1e-9;
+                        cDirect[r] = (cpu() - c0) * 1e-9;
+                    }
+                    case 1 -> {
+                        long c0 = cpu();
+                        double[] run = timedRun(runner, spec);
+                        cRunner[r] = (cpu() - c0) * 1e-9;
+                        tRunner[r] = run[0];
+                        tReport[r] = run[1];
+                    }
+                    default -> {
+                        double[] one = timedRun(runner, single);
+                        tFixed[r] = one[0] - one[1];
+                    }
+                }
+            }
         }
         double d = median(tDirect);
         double rr = median(tRunner);
@@ -110,23 +134,27 @@ public final class RunnerOverheadBenchmark implements Benchmark {
         double fixed = median(tFixed);
         double cd = median(cDirect);
         double cr = median(cRunner);
-        out.printf(Locale.ROOT, "runner-overhead: %s, %d episodes of 5-way 5-shot Q75, d=%d, 1 unit thread, median of %d"
+        out.printf(Locale.ROOT, "runner-overhead: %s, %d episodes of 5-way 5-shot Q75, d=%d, 1 unit thread,"
+                + " median of %d"
                 + " (load average %.1f)%n", methodId, episodes, dim, repeats,
                 java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
-        out.printf(Locale.ROOT, "  direct loop            %8.3f s wall %8.3f s cpu  (%.2f us/episode, mean accuracy %.4f)%n",
+        out.printf(Locale.ROOT, "  direct loop            %8.3f s wall %8.3f s cpu  (%.2f us/episode,"
+                + " mean accuracy %.4f)%n",
                 d, cd, 1e6 * d / episodes, accDirect);
-        out.printf(Locale.ROOT, "  runner, all            %8.3f s wall %8.3f s cpu  (units.csv, summaries, report, plotly copy)%n",
+        out.printf(Locale.ROOT, "  runner, all            %8.3f s wall %8.3f s cpu  (units.csv, summaries, report,"
+                + " plotly copy)%n",
                 rr, cr);
         out.printf(Locale.ROOT, "    of which the report  %8.3f s wall (written once per run)%n", rep);
-        out.printf(Locale.ROOT, "    fixed cost of a run  %8.3f s wall (a 1-episode run without its report: spec, config,"
-                + " environment, fsync)%n", fixed);
+        out.printf(Locale.ROOT, "    fixed cost of a run  %8.3f s wall (a 1-episode run without its report: spec,"
+                + " config, environment, pool)%n", fixed);
         // Each repeat measures all paths back to back, so the ratio within a repeat sees the same machine load;
         // the median of those paired ratios is what the target is checked on, the ratio of the fastest runs
         // (least disturbed by other processes) is printed next to it.
         double[] paired = new double[repeats];
         double[] runnerUnits = new double[repeats];
         for (int r = 0; r < repeats; r++) {
-            runnerUnits[r] = tRunner[r] - tReport[r] - tFixed[r];
+            // the 1-episode run holds one unit: the difference is the cost of episodes - 1 units
+            runnerUnits[r] = (tRunner[r] - tReport[r] - tFixed[r]) * episodes / (episodes - 1);
             paired[r] = runnerUnits[r] / tDirect[r];
         }
         double perUnit = median(paired);
@@ -135,6 +163,53 @@ public final class RunnerOverheadBenchmark implements Benchmark {
                 1e6 * (perUnit - 1) * d / episodes, min(runnerUnits) / min(tDirect), 100 * (perUnit - 1));
         out.printf(Locale.ROOT, "  whole run incl. fixed costs and report: runner/direct = %.3f wall, %.3f cpu%n",
                 rr / d, cr / cd);
+    }
+
+    /**
+     * Runs the benchmark in {@code forks} new JVMs one after the other and prints the median of their per-unit
+     * results: which code the JIT compiler produces differs from one JVM to the next, and with it the overhead by
+     * a few percent (as JMH forks for the same reason).
+     */
+    private void runForks(Map<String, String> options, int forks, PrintStream out) {
+        List<String> command = new java.util.ArrayList<>();
+        command.add(ProcessHandle.current().info().command()
+                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        command.addAll(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments());
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "fsil.eval.cli.Main", "bench", id()));
+        options.forEach((k, v) -> {
+            if (!k.equals("forks")) {
+                command.add(k + "=" + v);
+            }
+        });
+        double[] ratio = new double[forks];
+        double[] micros = new double[forks];
+        for (int f = 0; f < forks; f++) {
+            String text;
+            int exit;
+            try {
+                Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+                text = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+                exit = p.waitFor();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new FsilException("runner-overhead interrupted");
+            }
+            java.util.regex.Matcher m = PER_UNIT.matcher(text);
+            if (exit != 0 || !m.find()) {
+                throw new FsilException("runner-overhead fork " + (f + 1) + " failed (exit " + exit + "):\n" + text);
+            }
+            ratio[f] = Double.parseDouble(m.group(1));
+            micros[f] = Double.parseDouble(m.group(2));
+            out.printf(Locale.ROOT, "fork %d of %d:%n%s", f + 1, forks, text);
+            out.flush();
+        }
+        double[] sorted = ratio.clone();
+        Arrays.sort(sorted);
+        out.printf(Locale.ROOT, "runner-overhead over %d forks: per unit runner/direct median %.3f (%+.2f us/unit),"
+                + " forks from %.3f to %.3f -> overhead %.1f%% (target < 5%%)%n", forks, median(ratio), median(micros),
+                sorted[0], sorted[forks - 1], 100 * (median(ratio) - 1));
     }
 
     private static RunSpec spec(String methodId, int episodes) {
@@ -181,7 +256,35 @@ public final class RunnerOverheadBenchmark implements Benchmark {
         return sum / episodes;
     }
 
-    /** Wall seconds of the whole run and of rewriting its report alone. */
+    /**
+     * Runs the direct loop on a new thread, as a run does its units on the new threads of its pool, so that both are
+     * timed under the same conditions (the same loop on this long-lived thread measured 0 to 1.3 us per episode
+     * faster than on a new one, in four paired repeats).
+     */
+    private static double onFreshThread(java.util.function.DoubleSupplier loop) {
+        double[] result = new double[1];
+        RuntimeException[] failure = new RuntimeException[1];
+        Thread t = new Thread(() -> {
+            try {
+                result[0] = loop.getAsDouble();
+            } catch (RuntimeException e) {
+                failure[0] = e;
+            }
+        }, "fsil-direct");
+        t.start();
+        try {
+            t.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new FsilException("runner-overhead interrupted");
+        }
+        if (failure[0] != null) {
+            throw failure[0];
+        }
+        return result[0];
+    }
+
+    /** Wall seconds of the whole run and of writing its summaries and report (timed by the runner). */
     private static double[] timedRun(Runner runner, RunSpec spec) {
         Path dir;
         try {
@@ -192,13 +295,7 @@ public final class RunnerOverheadBenchmark implements Benchmark {
         long t0 = System.nanoTime();
         Runner.Outcome o = runner.run(spec, dir.resolve("run"));
         double t = (System.nanoTime() - t0) * 1e-9;
-        long t1 = System.nanoTime();
-        try {
-            fsil.eval.report.Report.write(dir.resolve("run"), o.records());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        double rep = (System.nanoTime() - t1) * 1e-9;
+        double rep = o.reportSeconds();
         try (var files = Files.walk(dir)) {
             files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException e) {
