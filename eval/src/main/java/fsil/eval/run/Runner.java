@@ -376,7 +376,14 @@ public final class Runner {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new FsilException("run interrupted; resume it with 'fsil run --resume " + dir + "'");
+            FsilException stopped = new FsilException("run interrupted; resume it with 'fsil run --resume " + dir
+                    + "'");
+            try {
+                makeDurable(unitsFile); // the completed units, as on every other way out of a run
+            } catch (UncheckedIOException io) {
+                stopped.addSuppressed(io);
+            }
+            throw stopped;
         } finally {
             pool.shutdownNow();
             if (sessionPool != null) {
