@@ -378,11 +378,7 @@ public final class Runner {
             Thread.currentThread().interrupt();
             FsilException stopped = new FsilException("run interrupted; resume it with 'fsil run --resume " + dir
                     + "'");
-            try {
-                makeDurable(unitsFile); // the completed units, as on every other way out of a run
-            } catch (UncheckedIOException io) {
-                stopped.addSuppressed(io);
-            }
+            makeDurable(unitsFile, stopped); // the completed units, as on every other way out of a run
             throw stopped;
         } finally {
             pool.shutdownNow();
@@ -393,11 +389,7 @@ public final class Runner {
         }
         if (fatal.get() != null) {
             Throwable t = fatal.get();
-            try {
-                makeDurable(unitsFile);
-            } catch (UncheckedIOException e) {
-                t.addSuppressed(e);
-            }
+            makeDurable(unitsFile, t);
             if (t instanceof Error err) {
                 throw err;
             }
@@ -425,6 +417,15 @@ public final class Runner {
         }
         int failed = (int) all.stream().filter(u -> !u.ok()).count();
         return new Outcome(dir, all, failed, ranNow, reportSeconds);
+    }
+
+    /** {@link #makeDurable(Path)} on a way out of a run that already failed: a failing fsync joins that failure. */
+    private static void makeDurable(Path file, Throwable failure) {
+        try {
+            makeDurable(file);
+        } catch (UncheckedIOException e) {
+            failure.addSuppressed(e);
+        }
     }
 
     /** fsync of a file, so that what was written survives the machine (rows survive the process without it). */
