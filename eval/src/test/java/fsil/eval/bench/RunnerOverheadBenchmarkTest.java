@@ -22,7 +22,12 @@ class RunnerOverheadBenchmarkTest {
         String text = bytes.toString(StandardCharsets.UTF_8);
         Matcher m = RunnerOverheadBenchmark.PER_UNIT.matcher(text);
         assertTrue(m.find(), text);
-        assertTrue(Double.parseDouble(m.group(1)) > 0, text);
+        // 30 episodes are too few for a meaningful ratio (it can even be negative when the 1-episode run
+        // happens to be slower): only its form is checked, and that a negative ratio is still read
+        assertTrue(Double.isFinite(Double.parseDouble(m.group(1))), text);
+        assertTrue(RunnerOverheadBenchmark.PER_UNIT.matcher(
+                "  per unit: runner/direct = -1.086 wall, -140.18 us/unit").find());
+        assertTrue(!text.contains("Infinity") && !text.contains("NaN"), text);
         assertTrue(text.contains("mean accuracy"), text);
     }
 
