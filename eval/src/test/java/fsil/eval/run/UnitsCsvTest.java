@@ -94,4 +94,48 @@ class UnitsCsvTest {
         assertEquals(0, c.droppedLines());
         assertEquals(UnitsCsv.line(r), UnitsCsv.line(c.rows().get(4)), "a batched row reads back to the same row");
     }
+
+    @Test
+    void nonAsciiLabelsAndErrorsAreWrittenAsUtf8AndReadBack(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
+            throws java.io.IOException {
+        UnitRecord ok = record(0.25, 0.5, Map.of());
+        UnitRecord failed = new UnitRecord("réseau, σ=2", "ppca", "digits", "fewshot", "5-way 1-shot", 8, 1993, 43,
+                UnitRecord.FAILED, "matrice singulière \"Σ\" 😀", Double.NaN, 0, 0, 0, 0, new double[0],
+                new double[0][], new int[0], new double[0], null, Map.of());
+        java.nio.file.Path file = tmp.resolve("units.csv");
+        try (UnitsCsv out = UnitsCsv.append(file, 3_600_000)) {
+            UnitsCsv.Batch batch = out.batch(8);
+            for (UnitRecord r : new UnitRecord[]{ok, failed, ok}) {
+                batch.add(UnitsCsv.prefix(r.method(), r.methodId(), r.dataset(), r.protocol(), r.setting()), r);
+            }
+            batch.handOver();
+        }
+        UnitsCsv.Contents c = UnitsCsv.read(file);
+        assertEquals(0, c.droppedLines());
+        assertEquals(3, c.rows().size());
+        UnitRecord back = c.rows().get(1);
+        assertEquals(failed.method(), back.method());
+        assertEquals(failed.error(), back.error());
+        assertEquals(UnitsCsv.line(ok), UnitsCsv.line(c.rows().get(2)), "the row after a non-ASCII one is intact");
+    }
+
+    @Test
+    void accuraciesAreWrittenAsDoubleToStringWhateverTheTableHolds() {
+        // more distinct values than the table has slots, twice, so that hits, misses and evictions all occur
+        for (int pass = 0; pass < 2; pass++) {
+            for (int n = 1; n <= 40; n++) {
+                for (int k = 0; k <= n; k++) {
+                    double acc = k / (double) n;
+                    UnitRecord r = new UnitRecord("m", "m", "d", "fewshot", "s", k, 1, 2, UnitRecord.OK, "", acc, n,
+                            0, 0, 0, new double[0], new double[0][], new int[0], new double[0], null, Map.of());
+                    assertEquals(acc, UnitsCsv.parseLine(chomp(UnitsCsv.line(r))).accuracy(), 0.0);
+                    assertEquals(Double.toString(acc), UnitsCsv.split(UnitsCsv.line(r)).get(10));
+                }
+            }
+        }
+    }
+
+    private static String chomp(String line) {
+        return line.substring(0, line.length() - 1);
+    }
 }
