@@ -55,14 +55,16 @@ for nb in "${notebooks[@]}"; do
   start=$SECONDS
   ok=0
   for ((try = 1; try <= tries; try++)); do
-    # The kernel (rapaio-jupyter-kernel 3.0.1) sometimes never answers its first request: retry on that only.
+    # The kernel (rapaio-jupyter-kernel 3.0.1) sometimes never answers its first request, or exits right after
+    # binding its sockets without a word: retry on those start-up failures only (no cell has run yet).
     if /usr/bin/jupyter nbconvert --to notebook --execute --ExecutePreprocessor.kernel_name=fsil-java \
         --ExecutePreprocessor.timeout="$timeout" --ExecutePreprocessor.startup_timeout=20 \
         --output-dir "$executed" --output "$name" "$nb" >"$log" 2>&1; then
       ok=1
       break
     fi
-    if grep -q "Kernel didn't respond" "$log" && [ "$try" -lt "$tries" ]; then
+    if grep -q -e "Kernel didn't respond" -e "Kernel died before replying to kernel_info" "$log" \
+        && [ "$try" -lt "$tries" ]; then
       echo "run-notebooks: $name: the kernel did not start (attempt $try of $tries), retrying" >&2
       continue
     fi
