@@ -62,8 +62,8 @@ public final class UnitsCsv implements AutoCloseable {
      * about 0.6 instead of 1.6 us of thread CPU per row in an ablation on 5-way NCM episodes at d = 64 (likely
      * because a unit's own work pushes the formatting code and tables out of the caches). A batch is handed over when
      * it is full or when {@code flushMillis} have passed since the last hand-over, so a finished unit waits at most
-     * about that long, or for the unit after it, before it is written. The rows are encoded into one reused buffer
-     * and written from it, without a string or array per row.
+     * about that long, or for the unit after it, before it is written. The rows are encoded into one buffer that
+     * the batch reuses, and written from it.
      */
     public final class Batch {
         private final String[] prefixes;
