@@ -239,7 +239,8 @@ public final class FewShotProtocol implements Protocol {
             Evaluation.Score score = Evaluation.score(p, truth);
             Map<String, Double> diag = session.diagnostics();
             Map<String, Double> extra = diag.isEmpty() ? Map.of() : new LinkedHashMap<>(diag);
-            return new UnitResult(score.accuracy(), truth.length, NONE, NO_ROWS, NO_CLASSES, NONE, score.bins(), (t1 - t0) * 1e-9, (t2 - t1) * 1e-9, session.memoryBytes(), extra);
+            return new UnitResult(score.accuracy(), truth.length, NONE, NO_ROWS, NO_CLASSES, NONE, score.bins(),
+                    (t1 - t0) * 1e-9, (t2 - t1) * 1e-9, session.memoryBytes(), extra);
         }
     }
 
