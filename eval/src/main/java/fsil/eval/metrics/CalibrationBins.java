@@ -1,5 +1,7 @@
 package fsil.eval.metrics;
 
+import fsil.core.text.AsciiBuffer;
+
 import java.util.Arrays;
 import java.util.Locale;
 
@@ -10,7 +12,6 @@ import java.util.Locale;
  */
 public final class CalibrationBins {
     public static final int DEFAULT_BINS = 15;
-    private static final char[] HEX = "0123456789abcdef".toCharArray();
 
     private final int bins;
     // The statistics of bins lo .. lo + count.length - 1; every bin outside that range is empty. A new instance
@@ -179,37 +180,28 @@ public final class CalibrationBins {
      * decimal); {@link #parse} reads it back bit for bit, and also accepts decimal numbers.
      */
     public String encode() {
-        return encodeTo(new StringBuilder(bins * 12)).toString();
+        return encodeTo(new AsciiBuffer(bins * 12)).toString();
     }
 
-    /** Appends {@link #encode()}'s text to {@code sb} (no intermediate strings: it is written once per unit). */
-    public StringBuilder encodeTo(StringBuilder sb) {
+    /** Appends {@link #encode()}'s text to {@code out} (no intermediate strings: it is written once per unit). */
+    public AsciiBuffer encodeTo(AsciiBuffer out) {
         for (int b = 0; b < bins; b++) {
             if (b > 0) {
-                sb.append('|');
+                out.append('|');
             }
             int i = b - lo;
             if (i < 0 || i >= count.length || empty(i)) {
                 continue;
             }
-            sb.append(count[i]).append(':').append('x');
-            appendHex(sb, Double.doubleToRawLongBits(confidenceSum[i]));
-            sb.append(':');
+            out.append(count[i]).append(':').append('x').appendHex(Double.doubleToRawLongBits(confidenceSum[i]));
+            out.append(':');
             if (correctSum[i] == Math.rint(correctSum[i]) && Math.abs(correctSum[i]) < 1e15) {
-                sb.append((long) correctSum[i]);
+                out.append((long) correctSum[i]);
             } else {
-                sb.append(correctSum[i]);
+                out.append(correctSum[i]);
             }
         }
-        return sb;
-    }
-
-    /** What {@link Long#toHexString} gives (unsigned, lower case, no leading zeros), appended in place. */
-    private static void appendHex(StringBuilder sb, long v) {
-        int shift = v == 0 ? 0 : (63 - Long.numberOfLeadingZeros(v)) & ~3;
-        for (; shift >= 0; shift -= 4) {
-            sb.append(HEX[(int) (v >>> shift) & 0xF]);
-        }
+        return out;
     }
 
     public static CalibrationBins parse(String text) {

@@ -1,5 +1,6 @@
 package fsil.eval.run;
 
+import fsil.core.text.AsciiBuffer;
 import fsil.eval.metrics.CalibrationBins;
 import org.junit.jupiter.api.Test;
 
@@ -44,17 +45,16 @@ class UnitsCsvTest {
 
     @Test
     void secondsAreFixedPointNanosecondsWithFallbacks() {
-        StringBuilder sb = new StringBuilder();
+        AsciiBuffer sb = new AsciiBuffer(4);
         UnitsCsv.seconds(sb, 0.0);
         assertEquals("0.000000000", sb.toString());
-        sb.setLength(0);
-        UnitsCsv.seconds(sb, 12.000000001);
+        UnitsCsv.seconds(sb.clear(), 12.000000001);
         assertEquals("12.000000001", sb.toString());
-        sb.setLength(0);
-        UnitsCsv.seconds(sb, Double.NaN);
+        UnitsCsv.seconds(sb.clear(), 0.000148818);
+        assertEquals("0.000148818", sb.toString());
+        UnitsCsv.seconds(sb.clear(), Double.NaN);
         assertEquals("NaN", sb.toString());
-        sb.setLength(0);
-        UnitsCsv.seconds(sb, -1.5);
+        UnitsCsv.seconds(sb.clear(), -1.5);
         assertEquals("-1.5", sb.toString());
     }
 
@@ -133,6 +133,94 @@ class UnitsCsvTest {
                 }
             }
         }
+    }
+
+    /**
+     * The row format written out field by field with the JDK's own formatting (Long/Integer/Double.toString,
+     * "%09d" nanoseconds, "%08x" CRC), independently of the byte encoder: both must agree byte for byte on any record,
+     * so that the encoder's speed-ups cannot change a run directory's contents.
+     */
+    @Test
+    void rowsAreByteForByteTheDocumentedFormat() {
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(11);
+        String[] texts = {"", "ncm", "rbf, q=0", "say \"hi\"", "line\nbreak", "réseau σ 😀", "a;b=c d"};
+        for (int i = 0; i < 2_000; i++) {
+            CalibrationBins bins = null;
+            if (rnd.nextInt(4) > 0) {
+                bins = new CalibrationBins();
+                for (int q = rnd.nextInt(80); q > 0; q--) {
+                    bins.add(rnd.nextDouble(), rnd.nextBoolean());
+                }
+                bins = rnd.nextBoolean() ? bins.compact() : bins;
+            }
+            Map<String, Double> extra = new LinkedHashMap<>();
+            for (int k = rnd.nextInt(3); k > 0; k--) {
+                extra.put(texts[rnd.nextInt(texts.length)] + k, rnd.nextDouble() * 1e3);
+            }
+            double[][] a = new double[rnd.nextInt(3)][];
+            for (int t = 0; t < a.length; t++) {
+                a[t] = randomDoubles(rnd);
+            }
+            int[] classes = new int[rnd.nextInt(4)];
+            for (int t = 0; t < classes.length; t++) {
+                classes[t] = rnd.nextInt(1000);
+            }
+            double[] times = {rnd.nextDouble() * Math.pow(10, -rnd.nextInt(10)), rnd.nextInt(100) == 0 ? Double.NaN
+                    : rnd.nextDouble() * 100};
+            UnitRecord r = new UnitRecord(texts[rnd.nextInt(texts.length)], "ppca", texts[rnd.nextInt(texts.length)],
+                    "fewshot", texts[rnd.nextInt(texts.length)], rnd.nextInt(1 << 20), rnd.nextLong(), rnd.nextLong(),
+                    rnd.nextBoolean() ? UnitRecord.OK : UnitRecord.FAILED, texts[rnd.nextInt(texts.length)],
+                    rnd.nextInt(76) / 75.0, rnd.nextInt(1000), times[0], times[1], rnd.nextLong() >>> 20,
+                    randomDoubles(rnd), a, classes, randomDoubles(rnd), bins, extra);
+            assertEquals(referenceLine(r), UnitsCsv.line(r));
+        }
+    }
+
+    private static double[] randomDoubles(java.util.SplittableRandom rnd) {
+        double[] v = new double[rnd.nextInt(4)];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = rnd.nextInt(3) == 0 ? rnd.nextInt(10) / 10.0 : Double.longBitsToDouble(rnd.nextLong() >>> 2);
+        }
+        return v;
+    }
+
+    private static String referenceLine(UnitRecord r) {
+        StringBuilder f = new StringBuilder();
+        for (String s : new String[]{r.method(), r.methodId(), r.dataset(), r.protocol(), r.setting()}) {
+            f.append(UnitsCsv.quote(s)).append(',');
+        }
+        f.append(r.unit()).append(',').append(r.orderSeed()).append(',').append(r.trainSeed()).append(',');
+        f.append(r.status()).append(',').append(UnitsCsv.quote(r.error().replace('\n', ' ').replace('\r', ' ')));
+        f.append(',').append(Double.toString(r.accuracy())).append(',').append(r.evaluated()).append(',');
+        for (double t : new double[]{r.fitSeconds(), r.predictSeconds()}) {
+            if (t >= 0 && t < 9e9) {
+                long nanos = Math.round(t * 1e9);
+                f.append(nanos / 1_000_000_000L).append('.').append(String.format("%09d", nanos % 1_000_000_000L));
+            } else {
+                f.append(Double.toString(t));
+            }
+            f.append(',');
+        }
+        f.append(r.memoryBytes()).append(',').append(joined(r.accSeen())).append(',');
+        java.util.StringJoiner a = new java.util.StringJoiner("/");
+        for (double[] row : r.aMatrix()) {
+            a.add(joined(row));
+        }
+        f.append(a).append(',');
+        f.append(java.util.Arrays.stream(r.classesSeen()).mapToObj(Integer::toString)
+                .collect(java.util.stream.Collectors.joining(";"))).append(',');
+        f.append(joined(r.relativeAcc())).append(',');
+        f.append(r.calibration() == null ? "" : r.calibration().encode()).append(',');
+        java.util.StringJoiner x = new java.util.StringJoiner(";");
+        r.extra().forEach((k, v) -> x.add(k.replaceAll("[;=,\"\\s]", "_") + "=" + v));
+        f.append(x);
+        CRC32 crc = new CRC32();
+        crc.update(f.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return f + "," + String.format("%08x", crc.getValue()) + "\n";
+    }
+
+    private static String joined(double[] v) {
+        return java.util.Arrays.stream(v).mapToObj(Double::toString).collect(java.util.stream.Collectors.joining(";"));
     }
 
     private static String chomp(String line) {
