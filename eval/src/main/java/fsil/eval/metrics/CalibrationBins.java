@@ -36,6 +36,17 @@ public final class CalibrationBins {
         this(DEFAULT_BINS);
     }
 
+    /**
+     * Empty bins that hold exactly the range of bins from {@code minConfidence}'s to {@code maxConfidence}'s: when a
+     * unit knows the range of its confidences before adding them, its bins come out as {@link #compact()} would
+     * make them, without the full-width arrays and the copy (one set of bins is made per evaluated unit).
+     */
+    public static CalibrationBins covering(double minConfidence, double maxConfidence) {
+        int first = binOf(minConfidence, DEFAULT_BINS);
+        int n = Math.max(0, binOf(maxConfidence, DEFAULT_BINS) - first + 1);
+        return new CalibrationBins(DEFAULT_BINS, first, new long[n], new double[n], new double[n]);
+    }
+
     private CalibrationBins(int bins, int lo, long[] count, double[] confidenceSum, double[] correctSum) {
         this.bins = bins;
         this.lo = lo;
@@ -50,6 +61,10 @@ public final class CalibrationBins {
 
     /** Bin of a confidence in [0, 1]: (lower, upper], with 0 in the first bin. */
     public int binOf(double confidence) {
+        return binOf(confidence, bins);
+    }
+
+    private static int binOf(double confidence, int bins) {
         int b = (int) Math.ceil(confidence * bins) - 1;
         return Math.max(0, Math.min(bins - 1, b));
     }

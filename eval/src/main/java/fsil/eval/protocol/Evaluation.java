@@ -3,7 +3,7 @@ package fsil.eval.protocol;
 import fsil.api.Prediction;
 import fsil.eval.metrics.CalibrationBins;
 
-/** Scoring a prediction against true labels: accuracy and reliability bins in one pass over the rows. */
+/** Scoring a prediction against true labels: accuracy, predicted labels and reliability bins. */
 final class Evaluation {
     private Evaluation() {
     }
@@ -19,8 +19,10 @@ final class Evaluation {
         double[] prob = p.rawProbabilities();
         int c = p.numClasses();
         int[] predicted = new int[truth.length];
-        CalibrationBins bins = new CalibrationBins();
-        int ok = 0;
+        // First pass: each row's most probable column (kept in predicted for now) and the range of confidences, so
+        // that the bins are made at the size they end up with (a run keeps every unit's bins until its summaries).
+        double minConfidence = Double.POSITIVE_INFINITY;
+        double maxConfidence = Double.NEGATIVE_INFINITY;
         for (int i = 0; i < truth.length; i++) {
             int off = i * c;
             int best = 0;
@@ -31,13 +33,21 @@ final class Evaluation {
                     best = k;
                 }
             }
-            predicted[i] = p.classAt(best);
+            predicted[i] = best;
+            minConfidence = Math.min(minConfidence, bestP);
+            maxConfidence = Math.max(maxConfidence, bestP);
+        }
+        CalibrationBins bins = truth.length == 0 ? new CalibrationBins().compact()
+                : CalibrationBins.covering(minConfidence, maxConfidence);
+        int ok = 0;
+        for (int i = 0; i < truth.length; i++) {
+            double confidence = prob[i * c + predicted[i]];
+            predicted[i] = p.classAt(predicted[i]);
             boolean correct = predicted[i] == truth[i];
             ok += correct ? 1 : 0;
-            bins.add(bestP, correct);
+            bins.add(confidence, correct);
         }
-        // compact: a run keeps every unit's bins in memory until its summaries are written
-        return new Score(truth.length == 0 ? Double.NaN : ok / (double) truth.length, bins.compact(), predicted);
+        return new Score(truth.length == 0 ? Double.NaN : ok / (double) truth.length, bins, predicted);
     }
 
     /** Fraction of rows whose most probable class is the true label. */
