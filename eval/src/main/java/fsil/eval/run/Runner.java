@@ -57,7 +57,7 @@ public final class Runner {
     public static final String CONFIG = "config.json";
     public static final String ENVIRONMENT = "environment.json";
     public static final String UNITS = "units.csv";
-    /** Rows a worker formats and writes together at most (fewer when flushMillis pass first). */
+    /** Rows a worker hands to the units.csv writer together at most (fewer when flushMillis pass first). */
     private static final int ROW_BATCH = 256;
 
     private final MethodRegistry methods;
@@ -362,7 +362,7 @@ public final class Runner {
                                 progress.step();
                             }
                         } finally {
-                            rows.handOver(); // completed units reach the file even when the run stops
+                            rows.handOver(); // completed units reach the file even when the run stops (close writes them)
                         }
                     } catch (Throwable t) {
                         fatal.compareAndSet(null, t);
@@ -372,8 +372,12 @@ public final class Runner {
                 });
             }
             workersLeft.await();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        } catch (IOException e) { // opening units.csv, or its writer thread failed (e.g. the disk is full)
+            FsilException stopped = new FsilException("the run stopped: " + e.getMessage() + " (" + unitsFile
+                    + "). Completed units whose rows were written are kept; resume with 'fsil run --resume " + dir
+                    + "'", e);
+            makeDurable(unitsFile, stopped);
+            throw stopped;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             FsilException stopped = new FsilException("run interrupted; resume it with 'fsil run --resume " + dir

@@ -15,6 +15,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.locks.LockSupport;
 import java.util.zip.CRC32;
 
 /**
@@ -29,21 +33,38 @@ public final class UnitsCsv implements AutoCloseable {
 
     private final FileChannel channel;
     private final long flushNanos;
+    /** Handed-over rows on their way to the writer thread, in hand-over order; bounded so a slow disk holds back. */
+    private final BlockingQueue<Chunk> pending = new ArrayBlockingQueue<>(64);
+    private final Thread writer;
+    /** The first failure of the writer thread; rows handed over after it are dropped (the run is stopping). */
+    private volatile Throwable failure;
+    private volatile boolean closed;
 
-    private UnitsCsv(FileChannel channel, long flushNanos) {
+    /** Rows of one hand-over, or (with {@code size < 0}) a signal: {@link #END} or a {@link #drain} barrier. */
+    private record Chunk(String[] prefixes, UnitRecord[] rows, int size, CountDownLatch written) {
+    }
+
+    private static final Chunk END = new Chunk(null, null, -1, null);
+    /** How long the writer thread sleeps when it finds no rows: rows reach the file this much later at most. */
+    private static final long IDLE_PARK_NANOS = 5_000_000;
+
+    private UnitsCsv(FileChannel channel, long flushNanos, String name) {
         this.channel = channel;
         this.flushNanos = flushNanos;
+        this.writer = new Thread(this::writeHandedOver, "fsil-units-csv-" + name);
+        writer.setDaemon(true);
     }
 
     /**
-     * Opens for appending; writes the header to a new file. Rows go through {@link Batch}es, handed over (written)
-     * at least every {@code flushMillis} ms while rows arrive, and when their worker is done.
+     * Opens for appending; writes the header to a new file. Rows go through {@link Batch}es, handed over at least
+     * every {@code flushMillis} ms while rows arrive, and when their worker is done; one writer thread encodes and
+     * writes them, so that a unit's thread does not wait for either (see {@link #writeHandedOver}).
      */
     public static UnitsCsv append(Path file, long flushMillis) throws IOException {
         boolean fresh = !Files.exists(file) || Files.size(file) == 0;
         FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.APPEND);
-        UnitsCsv u = new UnitsCsv(ch, flushMillis * 1_000_000L);
+        UnitsCsv u = new UnitsCsv(ch, flushMillis * 1_000_000L, String.valueOf(file.getFileName()));
         if (fresh) {
             byte[] header = (String.join(",", HEADER) + "\n").getBytes(StandardCharsets.UTF_8);
             try {
@@ -53,52 +74,140 @@ public final class UnitsCsv implements AutoCloseable {
                 throw e;
             }
         }
+        u.writer.start();
         return u;
     }
 
     /**
-     * A batch of rows for one worker thread: rows are formatted together when the batch is handed over, which cost
-     * about 0.6 instead of 1.6 us of thread CPU per row in an ablation on 5-way NCM episodes at d = 64 (likely
-     * because a unit's own work pushes the formatting code and tables out of the caches). A batch is handed over when
-     * it is full or when {@code flushMillis} have passed since the last hand-over, so a finished unit waits at most
-     * about that long, or for the unit after it, before it is written. The rows are encoded into one buffer that
-     * the batch reuses, and written from it.
+     * The writer thread: encodes and writes each handed-over chunk of rows, in hand-over order, until {@link #END}.
+     * Encoding (0.6-0.8 us per row) and the write (0.4 us) took about 1.1 us of a 5-way NCM episode's 45-50 us at
+     * d = 64 when the unit's thread did them (runner-overhead); here a spare core does them, and with every core
+     * running units it costs the same CPU time as before.
+     *
+     * <p>It looks for work every {@link #IDLE_PARK_NANOS} instead of being woken by each hand-over: a thread woken
+     * from a unit's thread was run by Linux on that unit's CPU, ahead of the unit, so the unit waited for the whole
+     * chunk to be encoded (80-330 us per hand-over of 256 rows, 0.3-1.3 us per unit, measured); polling brought the
+     * hand-over down to 0.02-0.07 us per unit. {@link #drain} and {@link #close} wake it at once. After a failure it
+     * keeps taking chunks, so that no worker blocks on a full queue, and drops them: the next hand-over reports it.
+     */
+    private void writeHandedOver() {
+        RowEncoder encoder = new RowEncoder(64 * 320);
+        while (true) {
+            Chunk c = pending.poll();
+            if (c == null) {
+                LockSupport.parkNanos(this, IDLE_PARK_NANOS);
+                Thread.interrupted(); // only END stops this thread, which nobody else can reach
+                continue;
+            }
+            if (c == END) {
+                return;
+            }
+            try {
+                if (c.size() > 0 && failure == null) {
+                    encoder.clear();
+                    for (int i = 0; i < c.size(); i++) {
+                        encoder.encode(c.prefixes()[i], c.rows()[i]);
+                    }
+                    writeFully(encoder.out.array(), encoder.out.length());
+                }
+            } catch (Throwable t) {
+                if (failure == null) {
+                    failure = t;
+                }
+            } finally {
+                if (c.written() != null) {
+                    c.written().countDown();
+                }
+            }
+        }
+    }
+
+    /** Puts a chunk on the writer's queue; fails if the writer has failed or the file is closed. */
+    private void handOver(Chunk c) throws IOException {
+        checkWriter();
+        if (closed) {
+            throw new IOException("units.csv is closed: the row(s) of this hand-over were not written");
+        }
+        // no wake-up call: the writer polls (see writeHandedOver); the queue is full only if the disk is slower than
+        // the units, and then the worker waits for room
+        if (!pending.offer(c)) {
+            try {
+                pending.put(c);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new java.io.InterruptedIOException("interrupted while handing rows to units.csv's writer");
+            }
+        }
+    }
+
+    private void checkWriter() throws IOException {
+        Throwable f = failure;
+        if (f != null) {
+            throw f instanceof IOException io ? new IOException("writing units.csv failed: " + io.getMessage(), io)
+                    : new IOException("writing units.csv failed: " + f, f);
+        }
+    }
+
+    /**
+     * Waits until every row handed over so far is written (in the operating system's cache, as after a write), and
+     * reports a failure of the writer.
+     */
+    public void drain() throws IOException {
+        CountDownLatch written = new CountDownLatch(1);
+        handOver(new Chunk(null, null, -2, written));
+        LockSupport.unpark(writer);
+        boolean interrupted = false;
+        while (true) {
+            try {
+                written.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        checkWriter();
+    }
+
+    /**
+     * A batch of rows for one worker thread, handed over to the writer thread when it is full or when
+     * {@code flushMillis} have passed since the last hand-over, so a finished unit waits at most about that long, or
+     * for the unit after it, and then the writer's polling interval (5 ms) before it is written. Encoding rows together rather than one by one right after each
+     * unit also costs less (0.6 instead of 1.6 us per row in an ablation on 5-way NCM episodes at d = 64, likely
+     * because a unit's own work pushes the encoding code and tables out of the caches).
      */
     public final class Batch {
-        private final String[] prefixes;
-        private final UnitRecord[] rows;
-        private final RowEncoder encoder;
+        private final int capacity;
+        private String[] prefixes;
+        private UnitRecord[] rows;
         private int size;
         private long lastHandOver = System.nanoTime();
 
         private Batch(int capacity) {
+            this.capacity = capacity;
             prefixes = new String[capacity];
             rows = new UnitRecord[capacity];
-            encoder = new RowEncoder(capacity * 320);
         }
 
         /** Adds a row whose first five fields are {@code prefix} ({@link #prefix}); hands the batch over when due. */
         public void add(String prefix, UnitRecord r) throws IOException {
             prefixes[size] = prefix;
             rows[size++] = r;
-            if (size == rows.length || System.nanoTime() - lastHandOver >= flushNanos) {
+            if (size == capacity || System.nanoTime() - lastHandOver >= flushNanos) {
                 handOver();
             }
         }
 
-        /** Formats the rows and writes them to the file. */
+        /** Hands the rows to the writer thread (which writes them soon after) and starts new arrays. */
         public void handOver() throws IOException {
             if (size > 0) {
-                encoder.clear();
-                for (int i = 0; i < size; i++) {
-                    encoder.encode(prefixes[i], rows[i]);
-                    prefixes[i] = null;
-                    rows[i] = null;
-                }
+                Chunk c = new Chunk(prefixes, rows, size, null);
+                prefixes = new String[capacity];
+                rows = new UnitRecord[capacity];
                 size = 0;
-                synchronized (UnitsCsv.this) {
-                    writeFully(encoder.out.array(), encoder.out.length());
-                }
+                UnitsCsv.this.handOver(c);
             }
             lastHandOver = System.nanoTime();
         }
@@ -135,6 +244,35 @@ public final class UnitsCsv implements AutoCloseable {
             crc.reset();
             crc.update(out.array(), start, out.length() - start);
             out.append(',').appendHex(crc.getValue(), 8).append('\n');
+        }
+    }
+
+    /**
+     * Encodes records as the writer thread does, in chunks of 256, and appends them to {@code file} on the calling
+     * thread: what the writer thread's work costs per row, for the runner-overhead benchmark.
+     */
+    public static void writeNow(Path file, List<UnitRecord> records) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.APPEND)) {
+            RowEncoder encoder = new RowEncoder(64 * 320);
+            String prefix = null;
+            UnitRecord last = null;
+            for (int start = 0; start < records.size(); start += 256) {
+                encoder.clear();
+                for (int i = start; i < Math.min(records.size(), start + 256); i++) {
+                    UnitRecord r = records.get(i);
+                    if (last == null || !r.method().equals(last.method()) || !r.setting().equals(last.setting())
+                            || !r.dataset().equals(last.dataset())) {
+                        prefix = prefix(r.method(), r.methodId(), r.dataset(), r.protocol(), r.setting());
+                    }
+                    last = r;
+                    encoder.encode(prefix, r);
+                }
+                ByteBuffer b = ByteBuffer.wrap(encoder.out.array(), 0, encoder.out.length());
+                while (b.hasRemaining()) {
+                    ch.write(b);
+                }
+            }
         }
     }
 
@@ -175,12 +313,39 @@ public final class UnitsCsv implements AutoCloseable {
     }
 
     /**
-     * Closes the file (hand the batches over first). Written rows are in the operating system's cache: they survive
-     * the process (kill -9), and {@link #force} makes them survive the machine.
+     * Writes what was handed over, stops the writer thread and closes the file (hand the batches over first); reports
+     * a failure of the writer. Written rows are in the operating system's cache: they survive the process (kill -9),
+     * and {@link #force} makes them survive the machine.
      */
     @Override
-    public synchronized void close() throws IOException {
+    public void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        boolean interrupted = false;
+        // the writer's remaining work is finite: wait for it even when interrupted
+        while (true) {
+            try {
+                pending.put(END);
+                LockSupport.unpark(writer);
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        while (writer.isAlive()) {
+            try {
+                writer.join();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
         channel.close();
+        checkWriter();
     }
 
     /** Waits until everything written to {@code file} is on the disk (fsync). */

@@ -11,6 +11,8 @@ import java.util.zip.CRC32;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class UnitsCsvTest {
 
@@ -79,20 +81,54 @@ class UnitsCsvTest {
             UnitsCsv.Batch batch = out.batch(3);
             batch.add(prefix, r);
             batch.add(prefix, r);
+            out.drain();
             assertEquals(0, UnitsCsv.read(file).rows().size(), "not full, not due: still in memory");
             batch.add(prefix, r);
+            out.drain();
             assertEquals(3, UnitsCsv.read(file).rows().size(), "full: formatted and written");
             batch.add(prefix, r);
             batch.handOver();
+            out.drain();
             assertEquals(4, UnitsCsv.read(file).rows().size(), "handed over");
+            batch.add(prefix, r);
         }
+        assertEquals(4, UnitsCsv.read(file).rows().size(), "a row not handed over is not written by close");
         try (UnitsCsv out = UnitsCsv.append(file, 0)) {
             out.batch(100).add(prefix, r);
+            out.drain();
             assertEquals(5, UnitsCsv.read(file).rows().size(), "due at once when the flush interval has passed");
+            out.batch(100).add(prefix, r);
         }
+        assertEquals(6, UnitsCsv.read(file).rows().size(), "close writes what was handed over");
         UnitsCsv.Contents c = UnitsCsv.read(file);
         assertEquals(0, c.droppedLines());
         assertEquals(UnitsCsv.line(r), UnitsCsv.line(c.rows().get(4)), "a batched row reads back to the same row");
+    }
+
+    @Test
+    void aFailingWriterIsReportedByTheNextHandOverAndByCloseWithoutBlockingAnyone(
+            @org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws java.io.IOException {
+        java.nio.file.Path file = tmp.resolve("units.csv");
+        UnitRecord r = record(0.25, 0.5, Map.of());
+        String prefix = UnitsCsv.prefix(r.method(), r.methodId(), r.dataset(), r.protocol(), r.setting());
+        // a record without a status cannot be encoded: the writer thread fails on it, as it would on a full disk
+        UnitRecord broken = new UnitRecord("m", "m", "d", "fewshot", "s", 1, 1, 2, null, "", 0.5, 2, 0, 0, 0,
+                new double[0], new double[0][], new int[0], new double[0], null, Map.of());
+        UnitsCsv out = UnitsCsv.append(file, 3_600_000);
+        UnitsCsv.Batch batch = out.batch(1);
+        batch.add(prefix, r);
+        batch.add(prefix, broken);
+        java.io.IOException e = assertThrows(java.io.IOException.class, () -> {
+            for (int i = 0; i < 1000; i++) { // more hand-overs than the writer's queue holds: none may block
+                batch.add(prefix, r);
+            }
+            out.drain();
+        });
+        assertTrue(e.getMessage().startsWith("writing units.csv failed"), e.getMessage());
+        java.io.IOException atClose = assertThrows(java.io.IOException.class, out::close);
+        assertTrue(atClose.getMessage().startsWith("writing units.csv failed"), atClose.getMessage());
+        assertEquals(1, UnitsCsv.read(file).rows().size(), "the rows before the failure are written, none after");
+        assertThrows(java.io.IOException.class, () -> batch.add(prefix, r), "no hand-over after close");
     }
 
     @Test
