@@ -31,6 +31,29 @@ class AsciiBufferTest {
     }
 
     @Test
+    void numbersAroundEveryPowerOfTenAndTwoHaveTheirDigits() {
+        // the digit count comes from the bit length and a table of powers of ten: check each boundary
+        AsciiBuffer b = new AsciiBuffer(1);
+        for (long p = 1, k = 0; k <= 18; k++, p *= 10) {
+            for (long v : new long[]{p - 1, p, p + 1, -p, -(p - 1), -(p + 1)}) {
+                assertEquals(Long.toString(v), b.clear().append(v).toString());
+            }
+        }
+        for (int bit = 0; bit < 63; bit++) {
+            for (long v : new long[]{(1L << bit) - 1, 1L << bit, (1L << bit) + 1}) {
+                assertEquals(Long.toString(v), b.clear().append(v).toString());
+                assertEquals(Long.toHexString(v), b.clear().appendHex(v).toString());
+                assertEquals(Long.toHexString(-v), b.clear().appendHex(-v).toString());
+            }
+        }
+        for (int digits = 1; digits <= 16; digits++) { // odd widths end on a single digit
+            long v = 0x0123456789abcdefL;
+            long low = digits == 16 ? v : v & ((1L << (4 * digits)) - 1);
+            assertEquals(String.format("%0" + digits + "x", low), b.clear().appendHex(v, digits).toString());
+        }
+    }
+
+    @Test
     void hexIsLongToHexStringOrZeroPaddedDigits() {
         AsciiBuffer b = new AsciiBuffer(1);
         SplittableRandom rnd = new SplittableRandom(8);
