@@ -17,6 +17,8 @@ import fsil.eval.protocol.FewShotProtocol;
 import fsil.eval.protocol.ProtocolPlan;
 import fsil.eval.run.RunSpec;
 import fsil.eval.run.Runner;
+import fsil.eval.run.UnitRecord;
+import fsil.eval.run.UnitsCsv;
 import fsil.eval.run.VariantSpec;
 
 import java.io.IOException;
@@ -53,8 +55,12 @@ public final class RunnerOverheadBenchmark implements Benchmark {
     private static final Set<String> OPTIONS = Set.of("episodes", "method", "dim", "repeats", "forks");
     static final java.util.regex.Pattern PER_UNIT = java.util.regex.Pattern.compile(
             "per unit: runner/direct = (-?[0-9.]+) wall, ([-+][0-9.]+) us/unit");
+    static final java.util.regex.Pattern BUSY = java.util.regex.Pattern.compile(
+            "every core running units: [-+][0-9.]+ us/unit, overhead (-?[0-9.]+)%");
     private static final java.util.regex.Pattern WHOLE = java.util.regex.Pattern.compile(
             "whole passes: runner/direct = (-?[0-9.]+) per unit");
+    /** The unit records of the last timed run of more than one unit (their rows are what the writer encodes). */
+    private List<UnitRecord> lastRecords = List.of();
     private static final List<java.lang.management.GarbageCollectorMXBean> COLLECTORS =
             java.lang.management.ManagementFactory.getGarbageCollectorMXBeans();
 
@@ -211,11 +217,23 @@ public final class RunnerOverheadBenchmark implements Benchmark {
                 + " (%+.2f us/unit moved to the runner's side of interleaved runs)%n",
                 1e3 * gcRunner / ((double) repeats * episodes), 1e3 * gcDirect / ((double) repeats * episodes),
                 1e6 * gcShift);
+        // The rows' encoding and write run on the units.csv writer thread, on the spare core of this 1-unit-thread
+        // run; with every core running units they take a unit's core, so that CPU time is printed as well.
+        double[] writer = new double[repeats];
+        for (int r = 0; r < repeats; r++) {
+            writer[r] = writerSecondsPerRow(lastRecords);
+        }
+        double writerPerRow = median(writer);
         double perUnit = median(interleavedRatio);
         out.printf(Locale.ROOT, "  per unit: runner/direct = %.3f wall, %+.2f us/unit (interleaved, median of %d;"
                 + " in the loop runner %.2f us, direct %.2f us) -> overhead %.1f%% (target < 5%%)%n", perUnit,
                 1e6 * median(interleavedExtra), repeats, 1e6 * median(iRunner), 1e6 * median(iDirect),
                 100 * (perUnit - 1));
+        double busyExtra = median(interleavedExtra) + writerPerRow;
+        double busyDirect = median(iDirect) - gcShift;
+        out.printf(Locale.ROOT, "  units.csv writer thread: %.2f us per row (encode and write; median of %d) -> with"
+                + " every core running units: %+.2f us/unit, overhead %.1f%%%n", 1e6 * writerPerRow, repeats,
+                1e6 * busyExtra, 100 * busyExtra / busyDirect);
         // process CPU time is counted in scheduler ticks: a very short direct loop can read as 0 s
         out.printf(Locale.ROOT, "  whole run incl. fixed costs and report: runner/direct = %.3f wall, %s cpu%n",
                 rr / d, cd > 0 ? String.format(Locale.ROOT, "%.3f", cr / cd) : "n/a (direct loop under a tick)");
@@ -240,6 +258,7 @@ public final class RunnerOverheadBenchmark implements Benchmark {
         double[] ratio = new double[forks];
         double[] micros = new double[forks];
         double[] whole = new double[forks];
+        double[] busy = new double[forks];
         for (int f = 0; f < forks; f++) {
             String text;
             int exit;
@@ -261,14 +280,18 @@ public final class RunnerOverheadBenchmark implements Benchmark {
             micros[f] = Double.parseDouble(m.group(2));
             java.util.regex.Matcher w = WHOLE.matcher(text);
             whole[f] = w.find() ? Double.parseDouble(w.group(1)) : Double.NaN;
+            java.util.regex.Matcher b = BUSY.matcher(text);
+            busy[f] = b.find() ? Double.parseDouble(b.group(1)) : Double.NaN;
             out.printf(Locale.ROOT, "fork %d of %d:%n%s", f + 1, forks, text);
             out.flush();
         }
         double[] sorted = ratio.clone();
         Arrays.sort(sorted);
         out.printf(Locale.ROOT, "runner-overhead over %d forks: per unit runner/direct median %.3f (%+.2f us/unit),"
-                + " forks from %.3f to %.3f -> overhead %.1f%% (target < 5%%); whole passes median %.3f%n", forks,
-                median(ratio), median(micros), sorted[0], sorted[forks - 1], 100 * (median(ratio) - 1), median(whole));
+                + " forks from %.3f to %.3f -> overhead %.1f%% (target < 5%%); whole passes median %.3f; with every"
+                + " core running units (writer thread's CPU included) median %.1f%%%n", forks,
+                median(ratio), median(micros), sorted[0], sorted[forks - 1], 100 * (median(ratio) - 1), median(whole),
+                median(busy));
     }
 
     private static RunSpec spec(String methodId, int episodes) {
@@ -430,8 +453,24 @@ public final class RunnerOverheadBenchmark implements Benchmark {
         return result[0];
     }
 
+    /** Seconds per row that encoding and writing {@code records} to a new units file take on this thread. */
+    private static double writerSecondsPerRow(List<UnitRecord> records) {
+        try {
+            Path dir = Files.createTempDirectory("fsil-bench");
+            Path file = dir.resolve(Runner.UNITS);
+            long t0 = System.nanoTime();
+            UnitsCsv.writeNow(file, records);
+            double t = (System.nanoTime() - t0) * 1e-9;
+            Files.delete(file);
+            Files.delete(dir);
+            return t / records.size();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** Wall seconds of the whole run and of writing its summaries and report (timed by the runner). */
-    private static double[] timedRun(Runner runner, RunSpec spec) {
+    private double[] timedRun(Runner runner, RunSpec spec) {
         Path dir;
         try {
             dir = Files.createTempDirectory("fsil-bench");
@@ -440,6 +479,9 @@ public final class RunnerOverheadBenchmark implements Benchmark {
         }
         long t0 = System.nanoTime();
         Runner.Outcome o = runner.run(spec, dir.resolve("run"));
+        if (o.records().size() > 1) {
+            lastRecords = o.records();
+        }
         double t = (System.nanoTime() - t0) * 1e-9;
         double rep = o.reportSeconds();
         try (var files = Files.walk(dir)) {

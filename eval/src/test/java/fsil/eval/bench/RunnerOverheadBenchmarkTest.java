@@ -29,6 +29,7 @@ class RunnerOverheadBenchmarkTest {
                 "  per unit: runner/direct = -1.086 wall, -140.18 us/unit").find());
         assertTrue(!text.contains("Infinity") && !text.contains("NaN"), text);
         assertTrue(text.contains("mean accuracy"), text);
+        assertTrue(RunnerOverheadBenchmark.BUSY.matcher(text).find(), text);
         assertTrue(text.contains("whole passes: runner/direct = ") && text.contains("(interleaved, median of 1;"), text);
     }
 
