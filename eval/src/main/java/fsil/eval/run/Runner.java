@@ -362,7 +362,7 @@ public final class Runner {
                                 progress.step();
                             }
                         } finally {
-                            rows.handOver(); // completed units reach the file even when the run stops (close writes them)
+                            rows.handOver(); // completed units reach the file even when the run stops
                         }
                     } catch (Throwable t) {
                         fatal.compareAndSet(null, t);

@@ -174,9 +174,10 @@ public final class UnitsCsv implements AutoCloseable {
     /**
      * A batch of rows for one worker thread, handed over to the writer thread when it is full or when
      * {@code flushMillis} have passed since the last hand-over, so a finished unit waits at most about that long, or
-     * for the unit after it, and then the writer's polling interval (5 ms) before it is written. Encoding rows together rather than one by one right after each
-     * unit also costs less (0.6 instead of 1.6 us per row in an ablation on 5-way NCM episodes at d = 64, likely
-     * because a unit's own work pushes the encoding code and tables out of the caches).
+     * for the unit after it, and then the writer's polling interval (5 ms) before it is written. Encoding rows
+     * together rather than one by one right after each unit also costs less (0.6 instead of 1.6 us per row in an
+     * ablation on 5-way NCM episodes at d = 64, likely because a unit's own work pushes the encoding code and tables
+     * out of the caches).
      */
     public final class Batch {
         private final int capacity;
