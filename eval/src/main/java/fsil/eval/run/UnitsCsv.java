@@ -1,5 +1,6 @@
 package fsil.eval.run;
 
+import com.google.common.util.concurrent.Uninterruptibles;
 import fsil.api.FsilException;
 import fsil.core.text.AsciiBuffer;
 import fsil.eval.metrics.CalibrationBins;
@@ -68,7 +69,7 @@ public final class UnitsCsv implements AutoCloseable {
         if (fresh) {
             byte[] header = (String.join(",", HEADER) + "\n").getBytes(StandardCharsets.UTF_8);
             try {
-                u.writeFully(header, header.length);
+                writeFully(ch, header, header.length);
             } catch (IOException e) {
                 ch.close();
                 throw e;
@@ -104,11 +105,7 @@ public final class UnitsCsv implements AutoCloseable {
             }
             try {
                 if (c.size() > 0 && failure == null) {
-                    encoder.clear();
-                    for (int i = 0; i < c.size(); i++) {
-                        encoder.encode(c.prefixes()[i], c.rows()[i]);
-                    }
-                    writeFully(encoder.out.array(), encoder.out.length());
+                    writeRows(channel, encoder, c.prefixes(), c.rows(), c.size());
                 }
             } catch (Throwable t) {
                 if (failure == null) {
@@ -156,18 +153,7 @@ public final class UnitsCsv implements AutoCloseable {
         CountDownLatch written = new CountDownLatch(1);
         handOver(new Chunk(null, null, -2, written));
         LockSupport.unpark(writer);
-        boolean interrupted = false;
-        while (true) {
-            try {
-                written.await();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        Uninterruptibles.awaitUninterruptibly(written);
         checkWriter();
     }
 
@@ -248,31 +234,44 @@ public final class UnitsCsv implements AutoCloseable {
         }
     }
 
+    /** Encodes rows 0 .. size - 1 with their prefixes and writes them in one go. */
+    private static void writeRows(FileChannel ch, RowEncoder encoder, String[] prefixes, UnitRecord[] rows, int size)
+            throws IOException {
+        encoder.clear();
+        for (int i = 0; i < size; i++) {
+            encoder.encode(prefixes[i], rows[i]);
+        }
+        writeFully(ch, encoder.out.array(), encoder.out.length());
+    }
+
     /**
      * Encodes records as the writer thread does, in chunks of 256, and appends them to {@code file} on the calling
-     * thread: what the writer thread's work costs per row, for the runner-overhead benchmark.
+     * thread: what the writer thread's work costs per row, for the runner-overhead benchmark. Records of one
+     * (method, dataset, setting) in a row share their prefix, as the units of a run's group do.
      */
     public static void writeNow(Path file, List<UnitRecord> records) throws IOException {
+        int chunk = 256;
+        String[] prefixes = new String[chunk];
+        UnitRecord[] rows = new UnitRecord[chunk];
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.APPEND)) {
             RowEncoder encoder = new RowEncoder(64 * 320);
             String prefix = null;
             UnitRecord last = null;
-            for (int start = 0; start < records.size(); start += 256) {
-                encoder.clear();
-                for (int i = start; i < Math.min(records.size(), start + 256); i++) {
-                    UnitRecord r = records.get(i);
-                    if (last == null || !r.method().equals(last.method()) || !r.setting().equals(last.setting())
-                            || !r.dataset().equals(last.dataset())) {
+            for (int start = 0; start < records.size(); start += chunk) {
+                int size = Math.min(chunk, records.size() - start);
+                for (int i = 0; i < size; i++) {
+                    UnitRecord r = records.get(start + i);
+                    if (last == null || !r.method().equals(last.method()) || !r.methodId().equals(last.methodId())
+                            || !r.dataset().equals(last.dataset()) || !r.protocol().equals(last.protocol())
+                            || !r.setting().equals(last.setting())) {
                         prefix = prefix(r.method(), r.methodId(), r.dataset(), r.protocol(), r.setting());
                     }
                     last = r;
-                    encoder.encode(prefix, r);
+                    prefixes[i] = prefix;
+                    rows[i] = r;
                 }
-                ByteBuffer b = ByteBuffer.wrap(encoder.out.array(), 0, encoder.out.length());
-                while (b.hasRemaining()) {
-                    ch.write(b);
-                }
+                writeRows(ch, encoder, prefixes, rows, size);
             }
         }
     }
@@ -304,11 +303,11 @@ public final class UnitsCsv implements AutoCloseable {
         return e.out.toByteArray();
     }
 
-    private void writeFully(byte[] src, int count) throws IOException {
+    private static void writeFully(FileChannel ch, byte[] src, int count) throws IOException {
         if (count > 0) {
             ByteBuffer b = ByteBuffer.wrap(src, 0, count);
             while (b.hasRemaining()) {
-                channel.write(b);
+                ch.write(b);
             }
         }
     }
@@ -324,27 +323,10 @@ public final class UnitsCsv implements AutoCloseable {
             return;
         }
         closed = true;
-        boolean interrupted = false;
         // the writer's remaining work is finite: wait for it even when interrupted
-        while (true) {
-            try {
-                pending.put(END);
-                LockSupport.unpark(writer);
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        while (writer.isAlive()) {
-            try {
-                writer.join();
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        Uninterruptibles.putUninterruptibly(pending, END);
+        LockSupport.unpark(writer);
+        Uninterruptibles.joinUninterruptibly(writer);
         channel.close();
         checkWriter();
     }
