@@ -30,7 +30,7 @@ if [ -z "$version" ] || [ "${version%%.*}" -lt 17 ]; then
   exit 2
 fi
 
-# 1. Build fsil's jars (tests skipped), eval/target/lib (runtime dependencies) and the kernel jar
+# 1. Build fsil's jars (tests skipped), app/target/lib (runtime dependencies) and the kernel jar
 #    (notebooks/target/kernel, copied from Maven Central by the notebooks module's pom).
 if [ "${FSIL_SKIP_BUILD:-0}" != "1" ]; then
   command -v mvn >/dev/null || { echo "install-kernel: Maven (mvn) is needed: apt-get install maven" >&2; exit 2; }
@@ -39,14 +39,14 @@ if [ "${FSIL_SKIP_BUILD:-0}" != "1" ]; then
   (cd "$root" && mvn -q -B ${FSIL_MVN_ARGS:-} -DskipTests package -pl notebooks -am) >&2
 fi
 kernel_jar="$root/notebooks/target/kernel/rapaio-jupyter-kernel.jar"
-for f in "$kernel_jar" "$root"/eval/target/eval-*.jar "$root"/notebooks/target/notebooks-*.jar; do
+for f in "$kernel_jar" "$root"/app/target/app-*.jar "$root"/notebooks/target/notebooks-*.jar; do
   [ -f "$f" ] || { echo "install-kernel: $f is missing: run without FSIL_SKIP_BUILD=1" >&2; exit 1; }
 done
 
 # 2. The kernel classpath: a private copy, so that a later 'mvn clean' does not break an installed kernel.
 rm -rf "$dir/lib" "$dir/kernel"
 mkdir -p "$dir/lib" "$dir/kernel" "$dir/kernels/fsil-java"
-cp "$root"/eval/target/lib/*.jar "$root"/eval/target/eval-*.jar "$root"/notebooks/target/notebooks-*.jar "$dir/lib/"
+cp "$root"/app/target/lib/*.jar "$root"/app/target/app-*.jar "$root"/notebooks/target/notebooks-*.jar "$dir/lib/"
 cp "$kernel_jar" "$dir/kernel/"
 classpath="$dir/lib/*.jar"
 plugins="${FSIL_PLUGINS:-$root/plugins}"

@@ -17,8 +17,8 @@ public record Episode(LabeledData support, FeatureMatrix queries, int ways, int 
     }
 
     @Override
-    public TaskKind kind() {
-        return TaskKind.FEWSHOT_EPISODE;
+    public Capability capability() {
+        return jointQueries ? Capability.TRANSDUCTIVE_FEWSHOT : Capability.INDUCTIVE_FEWSHOT;
     }
 
     @Override

@@ -16,7 +16,7 @@ import java.util.Set;
  *   (one episode, one incremental run).</li>
  * </ol>
  * Register an implementation in {@code META-INF/services/fsil.api.Method}, or programmatically with
- * {@link fsil.api.plugin.MethodRegistry#register}.
+ * registration with the application (e.g. {@code new FsilModule(myMethod)}).
  */
 public interface Method {
 

@@ -1,5 +1,6 @@
 package fsil.api;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -8,7 +9,7 @@ import java.util.Objects;
  * A typed, documented method parameter with a default value and a domain. Values arrive as text from the
  * command line or run files ({@link #parse}) or as Java values from notebooks ({@link #validate}).
  *
- * @param <T> Integer, Double, Boolean or String (for choices)
+ * @param <T> Integer, Double, Boolean, or an enum (choices: {@link #option}, so a misspelt choice does not compile)
  */
 public final class Param<T> {
     /** The value types a parameter can have. */
@@ -53,12 +54,22 @@ public final class Param<T> {
         return new Param<>(name, Type.BOOL, Boolean.class, defaultValue, doc, 0, 1, List.of());
     }
 
-    /** One of a fixed list of words. */
-    public static Param<String> choice(String name, String defaultValue, String doc, String... choices) {
-        if (choices.length == 0) {
-            throw new IllegalArgumentException("choice parameter " + name + " needs at least one choice");
+    /**
+     * One of the constants of an enum. On the command line and in results a constant is written as its name in
+     * lower case with '-' for '_' ({@link #text(Enum)}): {@code STICK_BREAK} is {@code stick-break}.
+     */
+    public static <E extends Enum<E>> Param<E> option(String name, E defaultValue, String doc) {
+        Class<E> type = defaultValue.getDeclaringClass();
+        List<String> texts = new ArrayList<>();
+        for (E e : type.getEnumConstants()) {
+            texts.add(text(e));
         }
-        return new Param<>(name, Type.CHOICE, String.class, defaultValue, doc, 0, 0, List.of(choices));
+        return new Param<>(name, Type.CHOICE, type, defaultValue, doc, 0, 0, texts);
+    }
+
+    /** The textual form of an enum constant: its name in lower case, '_' written as '-'. */
+    public static String text(Enum<?> e) {
+        return e.name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
     public String name() {
@@ -131,7 +142,7 @@ public final class Param<T> {
                     }
                     yield Boolean.valueOf(l);
                 }
-                case CHOICE -> s;
+                case CHOICE -> constant(s);
             };
         } catch (NumberFormatException e) {
             throw new InvalidParameterException("parameter '" + name + "' got '" + text + "', expected " + domain());
@@ -139,11 +150,22 @@ public final class Param<T> {
         return validate(value);
     }
 
-    /** Checks a Java value against the type and domain; returns it typed. */
+    private Object constant(String text) {
+        int i = choices.indexOf(text);
+        if (i < 0) {
+            throw new InvalidParameterException("parameter '" + name + "' got '" + text + "', expected " + domain());
+        }
+        return javaType.getEnumConstants()[i];
+    }
+
+    /** Checks a Java value against the type and domain; returns it typed. A choice may also be given as text. */
     public T validate(Object value) {
         Object v = value;
         if (type == Type.REAL && v instanceof Number n && !(v instanceof Double)) {
             v = n.doubleValue();
+        }
+        if (type == Type.CHOICE && v instanceof String text) {
+            v = constant(text);
         }
         if (!javaType.isInstance(v)) {
             throw new InvalidParameterException("parameter '" + name + "' got " + value + " ("
@@ -155,8 +177,7 @@ public final class Param<T> {
                 double d = (Double) v;
                 yield !Double.isNaN(d) && d >= min && d <= max;
             }
-            case BOOL -> true;
-            case CHOICE -> choices.contains(v);
+            case BOOL, CHOICE -> true;
         };
         if (!ok) {
             throw new InvalidParameterException("parameter '" + name + "' got " + value + ", expected " + domain());
@@ -166,11 +187,11 @@ public final class Param<T> {
 
     /** The textual form of a value of this parameter (parse(format(v)) == v). */
     public String format(Object value) {
-        return String.valueOf(value);
+        return value instanceof Enum<?> e ? text(e) : String.valueOf(value);
     }
 
     @Override
     public String toString() {
-        return name + " (" + domain() + ", default " + defaultValue + ")";
+        return name + " (" + domain() + ", default " + format(defaultValue) + ")";
     }
 }

@@ -56,7 +56,7 @@ public final class Params {
         return with(p, p.parse(text));
     }
 
-    /** A copy with one value changed, given as a Java value (Integer, Double, Boolean, String). */
+    /** A copy with one value changed, given as a Java value (Integer, Double, Boolean, an enum constant or its text). */
     public Params with(String name, Object value) {
         Param<?> p = find(name);
         return with(p, p.validate(value));
@@ -78,6 +78,12 @@ public final class Params {
 
     public Object get(String name) {
         return values.get(find(name).name());
+    }
+
+    /** The value of a parameter as text (an enum constant as it is written on the command line). */
+    public String text(String name) {
+        Param<?> p = find(name);
+        return p.format(values.get(p.name()));
     }
 
     /** Every value (defaults included) as text, in declaration order. */
@@ -107,7 +113,9 @@ public final class Params {
             }
         }
         String owner = methodId.startsWith("protocol ") ? methodId : "method '" + methodId + "'";
-        throw new InvalidParameterException(owner + " has no parameter '" + name + "'. "
+        String closest = fsil.api.Registry.closest(name, declared.stream().map(Param::name).toList());
+        throw new InvalidParameterException(owner + " has no parameter '" + name + "'"
+                + (closest == null ? "" : " (did you mean '" + closest + "'?)") + ". "
                 + (declared.isEmpty() ? "It takes no parameters."
                 : "Valid parameters: " + describe(declared)));
     }

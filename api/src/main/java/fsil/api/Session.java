@@ -18,8 +18,13 @@ public interface Session {
     /** Class probabilities over every class learned so far (rows sum to 1). */
     Prediction predict(FeatureMatrix queries);
 
-    /** Bytes of model state the session keeps (its memory footprint, for the reports). */
-    long memoryBytes();
+    /**
+     * Bytes of model state the session keeps (its memory footprint, for the reports); -1 (the default) when the
+     * method does not say, and the reports then leave it out.
+     */
+    default long memoryBytes() {
+        return -1;
+    }
 
     /**
      * Method-specific numbers about the last learn/predict (e.g. "test_cost" centroid comparisons per sample,

@@ -6,7 +6,8 @@ package fsil.api;
  */
 public sealed interface Task permits Episode, ExperienceStream {
 
-    TaskKind kind();
+    /** What the task asks of the method that solves it. */
+    Capability capability();
 
     int dimension();
 }

@@ -1,17 +1,9 @@
 package fsil.api;
 
-import com.google.inject.Guice;
-import fsil.api.plugin.MethodRegistry;
-import fsil.api.plugin.MethodsModule;
-import fsil.api.testkit.MethodConformance;
-import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestFactory;
-import org.opentest4j.AssertionFailedError;
 
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -19,11 +11,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ApiTest {
-
-    @TestFactory
-    Stream<DynamicTest> toyMethodPassesConformance() {
-        return MethodConformance.of(new ToyNearestMeanMethod()).tests();
-    }
 
     @Test
     void concatKeepsRowsAndLabelsInOrderAndChecksDimensions() {
@@ -39,38 +26,21 @@ class ApiTest {
         assertThrows(InvalidDataException.class, () -> LabeledData.concat(List.of(a, c)));
     }
 
-    /** The kit must be able to fail: a method that writes into its inputs or ignores the seed is caught. */
-    @Test
-    void kitCatchesMisbehavingMethods() {
-        long mutateFailures = MethodConformance.of(new ToyNearestMeanMethod()).withParams(Map.of("mutate", "true"))
-                .tests().filter(t -> fails(t)).count();
-        assertTrue(mutateFailures >= 1, "mutation of inputs must be detected");
-        long noisyFailures = MethodConformance.of(new ToyNearestMeanMethod()).withParams(Map.of("noisy", "true"))
-                .tests().filter(t -> t.getDisplayName().contains("deterministic")).filter(ApiTest::fails).count();
-        assertEquals(2, noisyFailures, "ignoring the seed must be detected for episodes and streams");
-    }
-
-    private static boolean fails(DynamicTest t) {
-        try {
-            t.getExecutable().execute();
-            return false;
-        } catch (AssertionFailedError e) {
-            return true;
-        } catch (Throwable e) {
-            return true;
-        }
-    }
+    static final Param<Double> SCALE = Param.real("scale", 1.0, 0.0, 1e6, "softmax scale");
 
     @Test
     void paramsRejectUnknownNamesListingValidOnes() {
-        Method m = new ToyNearestMeanMethod();
-        InvalidParameterException e = assertThrows(InvalidParameterException.class, () -> m.params(Map.of("scal", "2")));
+        List<Param<?>> declared = List.of(SCALE);
+        InvalidParameterException e = assertThrows(InvalidParameterException.class,
+                () -> Params.resolve("toy", declared, Map.of("scal", "2")));
         assertTrue(e.getMessage().contains("scale"), e.getMessage());
-        assertThrows(InvalidParameterException.class, () -> m.params(Map.of("scale", "-1")));
-        assertThrows(InvalidParameterException.class, () -> m.params(Map.of("scale", "abc")));
-        assertEquals(2.5, m.params(Map.of("scale", "2.5")).get(ToyNearestMeanMethod.SCALE));
-        assertEquals(Map.of("scale", "2.5"), m.params(Map.of("scale", "2.5")).changedFromDefaults());
+        assertThrows(InvalidParameterException.class, () -> Params.resolve("toy", declared, Map.of("scale", "-1")));
+        assertThrows(InvalidParameterException.class, () -> Params.resolve("toy", declared, Map.of("scale", "abc")));
+        assertEquals(2.5, Params.resolve("toy", declared, Map.of("scale", "2.5")).get(SCALE));
+        assertEquals(Map.of("scale", "2.5"), Params.resolve("toy", declared, Map.of("scale", "2.5")).changedFromDefaults());
     }
+
+    enum Solver { AUTO, FULL, RANDOMIZED_KRYLOV }
 
     @Test
     void paramKindsParseAndValidate() {
@@ -78,10 +48,15 @@ class ApiTest {
         assertEquals(7, q.parse(" 7 "));
         assertThrows(InvalidParameterException.class, () -> q.parse("1001"));
         assertThrows(InvalidParameterException.class, () -> q.parse("2.5"));
-        Param<String> c = Param.choice("solver", "auto", "eigen solver", "auto", "full", "randomized");
-        assertEquals("full", c.parse("full"));
+        Param<Solver> c = Param.option("solver", Solver.AUTO, "eigen solver");
+        assertEquals(Solver.FULL, c.parse("full"));
+        assertEquals(Solver.RANDOMIZED_KRYLOV, c.parse("randomized-krylov"), "constants are written lower-case with '-'");
+        assertEquals(Solver.FULL, c.validate("full"), "a notebook may give a choice as text");
+        assertEquals("randomized-krylov", c.format(Solver.RANDOMIZED_KRYLOV));
+        assertEquals(List.of("auto", "full", "randomized-krylov"), c.choices());
         InvalidParameterException e = assertThrows(InvalidParameterException.class, () -> c.parse("fast"));
-        assertTrue(e.getMessage().contains("randomized"), e.getMessage());
+        assertTrue(e.getMessage().contains("randomized-krylov"), e.getMessage());
+        assertEquals("solver (one of [auto, full, randomized-krylov], default auto)", c.toString());
         Param<Boolean> b = Param.bool("logdet", false, "use log-det");
         assertEquals(true, b.parse("TRUE"));
         assertThrows(InvalidParameterException.class, () -> b.parse("yes"));
@@ -116,25 +91,5 @@ class ApiTest {
         LabeledData d = new LabeledData(FeatureMatrix.of(new double[][]{{1}, {2}, {3}}), new int[]{9, 4, 9});
         assertEquals(List.of(4, 9), java.util.Arrays.stream(d.classes()).boxed().toList());
         assertEquals(2.0f, d.select(new int[]{1}).features().get(0, 0));
-    }
-
-    @Test
-    void guiceWiringAndProgrammaticRegistration() {
-        Method toy = new ToyNearestMeanMethod();
-        MethodRegistry r = Guice.createInjector(new MethodsModule(toy)).getInstance(MethodRegistry.class);
-        assertSame(toy, r.get("toy-ncm"));
-        FsilException e = assertThrows(FsilException.class, () -> r.get("nope"));
-        assertTrue(e.getMessage().contains("toy-ncm"), e.getMessage());
-        Method other = new ToyNearestMeanMethod() {
-            @Override
-            public String id() {
-                return "toy-two";
-            }
-        };
-        r.register(other);
-        assertSame(other, r.get("toy-two"));
-        assertThrows(FsilException.class, () -> r.register(new ToyNearestMeanMethod()));
-        assertThrows(FsilException.class, () -> new MethodsModule(false, toy,
-                new ToyNearestMeanMethod() { }));
     }
 }

@@ -1,7 +1,6 @@
 package fsil.notebook;
 
 import fsil.api.FsilException;
-import fsil.eval.protocol.Protocols;
 import fsil.eval.run.Progress;
 import fsil.eval.run.RunSpec;
 import fsil.eval.run.Runner;
@@ -194,7 +193,7 @@ public final class Experiment {
             runner.withProgress(progress);
         }
         Runner.Outcome outcome = runner.run(spec, dir);
-        Results results = new Results(Protocols.get(protocol).name(), spec, outcome);
+        Results results = new Results(fsil.plugins().protocols().get(protocol), spec, outcome);
         if (results.failed() > 0 && !allowFailures) {
             throw new FsilException(results.failed() + " of " + outcome.records().size() + " units failed; first error: "
                     + results.errors().get(0) + ". Call allowFailures() to get the results anyway (run directory "

@@ -5,14 +5,14 @@ import com.google.inject.Injector;
 import fsil.api.Capability;
 import fsil.api.Method;
 import fsil.api.Param;
-import fsil.api.plugin.MethodRegistry;
+import fsil.api.Registry;
+import fsil.app.Plugins;
 import com.google.inject.Key;
-import fsil.eval.FsilModule;
-import fsil.eval.data.DatasetInfo;
-import fsil.eval.data.Datasets;
-import fsil.eval.run.CacheDir;
+import fsil.app.FsilModule;
+import fsil.data.DatasetInfo;
+import fsil.data.Datasets;
+import fsil.app.CacheDir;
 import fsil.eval.protocol.Protocol;
-import fsil.eval.protocol.Protocols;
 import fsil.eval.run.FeatureSource;
 import fsil.eval.run.Runner;
 import tech.tablesaw.api.StringColumn;
@@ -56,7 +56,7 @@ public final class Fsil {
 
     /** Other data (e.g. in-memory features for tests) or another cache directory. */
     public static Fsil create(FeatureSource features, Path cacheDir, Method... extra) {
-        return of(Guice.createInjector(new FsilModule(features, cacheDir, extra)));
+        return of(Guice.createInjector(new FsilModule(extra).withFeatures(features).withCacheDir(cacheDir)));
     }
 
     /** Wraps an injector built with {@link FsilModule} (or a module that installs it). */
@@ -68,9 +68,14 @@ public final class Fsil {
         return injector;
     }
 
+    /** The plugins: methods, datasets, protocols and benchmarks (the instances the runner uses). */
+    public Plugins plugins() {
+        return injector.getInstance(Plugins.class);
+    }
+
     /** The method registry (the same instance the runner uses: methods registered here can be run). */
-    public MethodRegistry methods() {
-        return injector.getInstance(MethodRegistry.class);
+    public Registry<Method> methods() {
+        return plugins().methods();
     }
 
     /** Adds a method to this toolkit's registry. */
@@ -81,7 +86,7 @@ public final class Fsil {
 
     /** Ids of the methods that can take part in a protocol, sorted. */
     public List<String> methodsFor(String protocol) {
-        Protocol p = Protocols.get(protocol);
+        Protocol p = plugins().protocols().get(protocol);
         return methods().all().stream().filter(m -> p.incompatibility(m) == null).map(Method::id).toList();
     }
 
@@ -108,7 +113,7 @@ public final class Fsil {
         StringColumn desc = StringColumn.create("description");
         StringColumn opts = StringColumn.create("options (defaults)");
         StringColumn who = StringColumn.create("methods");
-        for (Protocol p : Protocols.all()) {
+        for (Protocol p : plugins().protocols().all()) {
             name.append(p.name());
             desc.append(p.description());
             opts.append(p.options().stream().map(Fsil::withDefault).collect(Collectors.joining(", ")));
@@ -125,7 +130,7 @@ public final class Fsil {
         StringColumn dim = StringColumn.create("dimension");
         StringColumn samples = StringColumn.create("train / test");
         StringColumn desc = StringColumn.create("description");
-        for (DatasetInfo d : Datasets.catalog(injector.getInstance(Key.get(Path.class, CacheDir.class)))) {
+        for (DatasetInfo d : Datasets.catalog(plugins().datasets(), injector.getInstance(Key.get(Path.class, CacheDir.class)))) {
             name.append(d.name());
             avail.append(d.available() ? "yes" : "no: " + d.howToGet());
             classes.append(known(d.classes()));
@@ -155,7 +160,7 @@ public final class Fsil {
 
     /** A new experiment under a protocol ({@code fewshot}, {@code cil}, {@code fscil}, {@code ncmf}, {@code gp-classes}). */
     public Experiment experiment(String protocol) {
-        Protocols.get(protocol);
+        plugins().protocols().get(protocol);
         return new Experiment(this, protocol);
     }
 

@@ -1,13 +1,13 @@
 package fsil.notebook;
 
 import fsil.api.FsilException;
-import fsil.eval.protocol.Protocols;
+import fsil.eval.protocol.Protocol;
 import fsil.eval.report.Figures;
 import fsil.eval.report.Report;
 import fsil.eval.report.Summary;
 import fsil.eval.run.RunSpec;
 import fsil.eval.run.Runner;
-import fsil.eval.run.UnitRecord;
+import fsil.eval.store.UnitRecord;
 import fsil.eval.run.VariantSpec;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.IntColumn;
@@ -54,12 +54,12 @@ public final class Results {
         }
     }
 
-    Results(String protocol, RunSpec spec, Runner.Outcome outcome) {
-        this.protocol = protocol;
+    Results(Protocol protocol, RunSpec spec, Runner.Outcome outcome) {
+        this.protocol = protocol.name();
         this.spec = spec;
         this.outcome = outcome;
         this.methods = spec.methods().stream().map(VariantSpec::label).toList();
-        this.settings = Runner.settings(Protocols.get(protocol), spec.options()).stream().map(Runner.Setting::label)
+        this.settings = Runner.settings(protocol, spec.options()).stream().map(Runner.Setting::label)
                 .toList();
         this.summary = Summary.summarize(outcome.records());
         for (Row r : summary) {

@@ -10,7 +10,7 @@ import fsil.api.Param;
 import fsil.api.Params;
 import fsil.api.Prediction;
 import fsil.api.Session;
-import fsil.eval.run.UnitRecord;
+import fsil.eval.store.UnitRecord;
 import fsil.api.Background;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

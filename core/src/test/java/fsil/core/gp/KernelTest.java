@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class KernelTest {
 
     /** Direct evaluation from the Euclidean distance of the normalised vectors (independent of the cosine path). */
-    private static double direct(String kernel, double s, double l, double[] a, double[] b) {
+    private static double direct(KernelFamily kernel, double s, double l, double[] a, double[] b) {
         double na = 0;
         double nb = 0;
         for (int j = 0; j < a.length; j++) {
@@ -38,9 +38,9 @@ class KernelTest {
             dot += a[j] / na * b[j] / nb;
         }
         switch (kernel) {
-            case "rbf":
+            case RBF:
                 return s * Math.exp(-d2 / (2 * l * l));
-            case "matern52": {
+            case MATERN52: {
                 double r = Math.sqrt(d2) / l;
                 return s * (1 + Math.sqrt(5) * r + 5 * r * r / 3) * Math.exp(-Math.sqrt(5) * r);
             }
@@ -54,8 +54,8 @@ class KernelTest {
         Random r = new Random(3);
         DMatrixRMaj x1 = RandomMatrices_DDRM.rectangle(6, 5, -2, 2, r);
         DMatrixRMaj x2 = RandomMatrices_DDRM.rectangle(4, 5, -2, 2, r);
-        for (String name : Kernels.NAMES) {
-            NormalisedKernel k = Kernels.create(name, 1.9, 0.8);
+        for (KernelFamily name : KernelFamily.values()) {
+            NormalisedKernel k = name.create(1.9, 0.8);
             DMatrixRMaj m = k.matrix(x1, x2);
             assertEquals(6, m.numRows);
             assertEquals(4, m.numCols);
@@ -84,9 +84,9 @@ class KernelTest {
         DMatrixRMaj x = RandomMatrices_DDRM.rectangle(5, 3, -1, 1, r);
         DMatrixRMaj x3 = x.copy();
         CommonOps_DDRM.scale(3.7, x3);
-        for (String name : Kernels.NAMES) {
-            NormalisedKernel k = Kernels.create(name, 2, 1.3);
-            assertTrue(KernelGradientTest.maxAbsDiff(k.matrix(x), k.matrix(x3)) < 1e-14, name);
+        for (KernelFamily name : KernelFamily.values()) {
+            NormalisedKernel k = name.create(2, 1.3);
+            assertTrue(KernelGradientTest.maxAbsDiff(k.matrix(x), k.matrix(x3)) < 1e-14, name.name());
         }
         // spec gptree §6: RBF = s exp(-(1 - cos)/l^2)
         RbfKernel rbf = new RbfKernel(8, 1);
@@ -110,8 +110,8 @@ class KernelTest {
                     x.set(1, j, x.get(0, j) * 2.5); // same direction as row 0
                 }
             }
-            for (String name : Kernels.NAMES) {
-                NormalisedKernel k = Kernels.create(name, 0.1 + 5 * r.nextDouble(), 0.2 + 3 * r.nextDouble());
+            for (KernelFamily name : KernelFamily.values()) {
+                NormalisedKernel k = name.create(0.1 + 5 * r.nextDouble(), 0.2 + 3 * r.nextDouble());
                 DMatrixRMaj km = k.matrix(x);
                 double trace = CommonOps_DDRM.trace(km);
                 EigenDecomposition_F64<DMatrixRMaj> eig = DecompositionFactory_DDRM.eig(n, false, true);
@@ -141,8 +141,7 @@ class KernelTest {
         assertThrows(IllegalArgumentException.class, () -> k.setHyperparameters(new double[]{1, Double.NaN}));
         assertThrows(InvalidParameterException.class, () -> new RbfKernel(0, 1));
         assertThrows(InvalidParameterException.class, () -> new Matern52Kernel(1, -1));
-        assertThrows(InvalidParameterException.class, () -> Kernels.create("periodic", 1, 1));
-        assertEquals("linear", Kernels.create("cosine", 1, 1).name());
+        assertEquals("linear", KernelFamily.LINEAR.create(1, 1).name());
     }
 
     @Test

@@ -2,22 +2,22 @@ package fsil.eval.protocol;
 
 import fsil.api.Background;
 import fsil.api.Capability;
+import fsil.api.Experience;
+import fsil.api.ExperienceStream;
 import fsil.api.FsilException;
 import fsil.api.LabeledData;
-import fsil.api.Learner;
 import fsil.api.Method;
 import fsil.api.Param;
 import fsil.api.Params;
-import fsil.api.TaskKind;
 import fsil.core.random.RandomStreams;
-import fsil.eval.data.FeatureSet;
+import fsil.data.FeatureSet;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.Executor;
+import java.util.Set;
 
 /**
  * Class-incremental learning, the UCIR/PyCIL "B-half" protocol: the classes of the pool in a random order
@@ -34,7 +34,7 @@ public final class ClassIncrementalProtocol implements Protocol {
             "use only the first N classes of the order; 0 = all classes of the pool");
     public static final Param<Integer> RUNS = Param.integer("runs", 1, 1, 100_000,
             "independent runs; run r uses class-order seed order_seed + r");
-    public static final Param<String> POOL = ClassPools.option("all", "take part");
+    public static final Param<ClassPools.Pool> POOL = ClassPools.option(ClassPools.Pool.ALL, "take part");
 
     @Override
     public String name() {
@@ -61,7 +61,7 @@ public final class ClassIncrementalProtocol implements Protocol {
     public String settingLabel(Params o) {
         return (o.get(BASE_CLASSES) == 0 ? "B-half" : "B" + o.get(BASE_CLASSES)) + " S" + o.get(STEPS)
                 + (o.get(NUM_CLASSES) > 0 ? " C" + o.get(NUM_CLASSES) : "")
-                + (o.get(POOL).equals("all") ? "" : " " + o.get(POOL));
+                + (o.get(POOL) == ClassPools.Pool.ALL ? "" : " " + Param.text(o.get(POOL)));
     }
 
     /** Sizes of step 0 and the S later steps for C classes. */
@@ -85,14 +85,14 @@ public final class ClassIncrementalProtocol implements Protocol {
         int[] pool = ClassPools.classes(data, o.get(POOL));
         int n = o.get(NUM_CLASSES) == 0 ? pool.length : o.get(NUM_CLASSES);
         if (n > pool.length) {
-            throw new FsilException("num-classes=" + n + " but the " + o.get(POOL) + " pool of " + data.dataset()
+            throw new FsilException("num-classes=" + n + " but the " + Param.text(o.get(POOL)) + " pool of " + data.dataset()
                     + " has " + pool.length + " classes");
         }
         int[] sizes = stepSizes(n, o.get(BASE_CLASSES), o.get(STEPS));
         IncrementalData inc = IncrementalData.of(data, pool);
-        return new IncrementalPlan(data, pool, inc, o.get(RUNS), TaskKind.CLASS_INCREMENTAL, 0) {
+        return new IncrementalPlan(data, pool, inc, o.get(RUNS), Capability.CLASS_INCREMENTAL, 0) {
             @Override
-            List<IncrementalRun.Step> steps(int run) {
+            List<Experience> steps(int run) {
                 int[] order = order(pool, orderSeed + run);
                 return inc.steps(Arrays.copyOf(order, n), sizes);
             }
@@ -124,18 +124,23 @@ public final class ClassIncrementalProtocol implements Protocol {
             return new IncrementalData(data.train(), data.test(), train);
         }
 
-        /** Steps of the given sizes over the ordered classes. */
-        List<IncrementalRun.Step> steps(int[] orderedClasses, int[] sizes) {
-            List<IncrementalRun.Step> out = new ArrayList<>();
+        /** Experiences of the given sizes over the ordered classes. */
+        List<Experience> steps(int[] orderedClasses, int[] sizes) {
+            List<Experience> out = new ArrayList<>();
             int at = 0;
             for (int size : sizes) {
                 int[] cls = Arrays.copyOfRange(orderedClasses, at, at + size);
                 at += size;
-                int[] sorted = cls.clone();
-                Arrays.sort(sorted);
-                out.add(new IncrementalRun.Step(sorted, IncrementalRun.trainOf(train, trainIndex, sorted)));
+                out.add(experience(out.size(), cls));
             }
             return out;
+        }
+
+        /** Experience {@code index}: all training rows of the given classes. */
+        Experience experience(int index, int[] classes) {
+            int[] sorted = classes.clone();
+            Arrays.sort(sorted);
+            return new Experience(index, sorted, trainIndex.select(train, sorted));
         }
     }
 
@@ -145,10 +150,10 @@ public final class ClassIncrementalProtocol implements Protocol {
         final int[] pool;
         final IncrementalData inc;
         final int runs;
-        final TaskKind kind;
+        final Capability kind;
         final int retrainEvery;
 
-        IncrementalPlan(FeatureSet data, int[] pool, IncrementalData inc, int runs, TaskKind kind, int retrainEvery) {
+        IncrementalPlan(FeatureSet data, int[] pool, IncrementalData inc, int runs, Capability kind, int retrainEvery) {
             this.data = data;
             this.pool = pool;
             this.inc = inc;
@@ -157,7 +162,7 @@ public final class ClassIncrementalProtocol implements Protocol {
             this.retrainEvery = retrainEvery;
         }
 
-        abstract List<IncrementalRun.Step> steps(int run);
+        abstract List<Experience> steps(int run);
 
         @Override
         public int units() {
@@ -170,8 +175,9 @@ public final class ClassIncrementalProtocol implements Protocol {
         }
 
         @Override
-        public UnitResult run(int index, Method method, Learner learner, long trainSeed, Executor executor) {
-            return IncrementalRun.run(steps(index), inc.test(), kind, learner, trainSeed, executor, retrainEvery);
+        public LabeledTask task(int index, Set<Capability> capabilities) {
+            return new LabeledTask.Incremental(new ExperienceStream(kind, data.dimension(), steps(index)), inc.test(),
+                    retrainEvery);
         }
     }
 }

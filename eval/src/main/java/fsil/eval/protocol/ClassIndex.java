@@ -55,6 +55,11 @@ final class ClassIndex {
         return out;
     }
 
+    /** The rows of the given classes of {@code data} (indexed by this), class by class. */
+    LabeledData select(LabeledData data, int[] classes) {
+        return data.select(rowsOf(classes));
+    }
+
     /** Concatenation of two labelled sets (train then test), for protocols that pool all samples of a class. */
     static LabeledData concat(LabeledData a, LabeledData b) {
         return LabeledData.concat(List.of(a, b));

@@ -4,7 +4,7 @@ import fsil.api.Background;
 import fsil.api.FsilException;
 import fsil.api.LabeledData;
 import fsil.api.Param;
-import fsil.eval.data.FeatureSet;
+import fsil.data.FeatureSet;
 
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -15,25 +15,27 @@ final class ClassPools {
     private ClassPools() {
     }
 
-    static Param<String> option(String defaultPool, String what) {
-        return Param.choice("classes-from", defaultPool, "which classes " + what
-                + ": all, base, validation or novel (the dataset's committed split)", "all", "base", "validation", "novel");
+    /** The classes a protocol draws from: all of them, or one part of the dataset's committed split. */
+    enum Pool { ALL, BASE, VALIDATION, NOVEL }
+
+    static Param<Pool> option(Pool defaultPool, String what) {
+        return Param.option("classes-from", defaultPool, "which classes " + what
+                + ": all, base, validation or novel (the dataset's committed split)");
     }
 
     /** The sorted class ids of a pool; throws if the split is empty. */
-    static int[] classes(FeatureSet data, String pool) {
+    static int[] classes(FeatureSet data, Pool pool) {
         int[] c = switch (pool) {
-            case "all" -> Arrays.stream(data.train().labels()).distinct().sorted().toArray();
-            case "base" -> data.splits().base();
-            case "validation" -> data.splits().validation();
-            case "novel" -> data.splits().novel();
-            default -> throw new FsilException("unknown class pool '" + pool + "'");
+            case ALL -> Arrays.stream(data.train().labels()).distinct().sorted().toArray();
+            case BASE -> data.splits().base();
+            case VALIDATION -> data.splits().validation();
+            case NOVEL -> data.splits().novel();
         };
         c = c.clone();
         Arrays.sort(c);
         if (c.length == 0) {
-            throw new FsilException("dataset " + data.dataset() + " has no " + pool + " classes; choose another "
-                    + "--option classes-from=... (all, base, validation, novel)");
+            throw new FsilException("dataset " + data.dataset() + " has no " + Param.text(pool) + " classes; choose "
+                    + "another --option classes-from=... (all, base, validation, novel)");
         }
         return c;
     }

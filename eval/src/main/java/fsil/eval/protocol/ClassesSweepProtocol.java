@@ -1,13 +1,13 @@
 package fsil.eval.protocol;
 
 import fsil.api.Capability;
+import fsil.api.Experience;
 import fsil.api.FsilException;
 import fsil.api.Method;
 import fsil.api.Param;
 import fsil.api.Params;
-import fsil.api.TaskKind;
 import fsil.core.random.RandomStreams;
-import fsil.eval.data.FeatureSet;
+import fsil.data.FeatureSet;
 
 import java.util.Arrays;
 import java.util.List;
@@ -23,7 +23,7 @@ public final class ClassesSweepProtocol implements Protocol {
             "number of classes C (give a list to sweep, e.g. 4,6,8,10,20,30,40,50,60)");
     public static final Param<Integer> RUNS = Param.integer("runs", 10, 1, 100_000,
             "class subsets (seeds) per number of classes");
-    public static final Param<String> POOL = ClassPools.option("all", "the subsets are drawn from");
+    public static final Param<ClassPools.Pool> POOL = ClassPools.option(ClassPools.Pool.ALL, "the subsets are drawn from");
 
     @Override
     public String name() {
@@ -57,14 +57,14 @@ public final class ClassesSweepProtocol implements Protocol {
         int[] pool = ClassPools.classes(data, o.get(POOL));
         int c = o.get(CLASSES);
         if (c > pool.length) {
-            throw new FsilException("classes=" + c + " but the " + o.get(POOL) + " pool of " + data.dataset() + " has "
+            throw new FsilException("classes=" + c + " but the " + Param.text(o.get(POOL)) + " pool of " + data.dataset() + " has "
                     + pool.length + " classes");
         }
         ClassIncrementalProtocol.IncrementalData inc = ClassIncrementalProtocol.IncrementalData.of(data, pool);
         long seed = RandomStreams.derive(orderSeed, "gp-classes:" + c);
-        return new ClassIncrementalProtocol.IncrementalPlan(data, pool, inc, o.get(RUNS), TaskKind.CLASS_INCREMENTAL, 0) {
+        return new ClassIncrementalProtocol.IncrementalPlan(data, pool, inc, o.get(RUNS), Capability.CLASS_INCREMENTAL, 0) {
             @Override
-            List<IncrementalRun.Step> steps(int run) {
+            List<Experience> steps(int run) {
                 int[] order = ClassIncrementalProtocol.order(pool, RandomStreams.derive(seed, run));
                 return inc.steps(Arrays.copyOf(order, c), new int[]{c});
             }

@@ -1,15 +1,15 @@
 package fsil.eval.protocol;
 
 import fsil.api.Capability;
+import fsil.api.Experience;
 import fsil.api.FsilException;
 import fsil.api.LabeledData;
 import fsil.api.Method;
 import fsil.api.Param;
 import fsil.api.Params;
-import fsil.api.TaskKind;
 import fsil.core.random.RandomStreams;
-import fsil.eval.data.FeatureSet;
-import fsil.eval.data.SplitSet;
+import fsil.data.FeatureSet;
+import fsil.data.SplitSet;
 import org.apache.commons.rng.UniformRandomProvider;
 
 import java.util.ArrayList;
@@ -26,9 +26,9 @@ import java.util.Optional;
  * the sampled sessions (order seed + run).
  */
 public final class FewShotClassIncrementalProtocol implements Protocol {
-    public static final Param<String> SOURCE = Param.choice("sessions-from", "committed",
+    public static final Param<Sessions> SOURCE = Param.option("sessions-from", Sessions.COMMITTED,
             "committed: the dataset's session file; sampled: draw base classes and N-way K-shot sessions from the "
-                    + "order seed", "committed", "sampled");
+                    + "order seed");
     public static final Param<Integer> BASE_CLASSES = Param.integer("base-classes", 0, 0, 1_000_000,
             "sampled sessions: base classes (0 = 60% of the classes, as CIFAR-100's 60 of 100)");
     public static final Param<Integer> WAYS = Param.integer("ways", 5, 1, 100_000, "sampled sessions: classes per session (N)");
@@ -36,6 +36,9 @@ public final class FewShotClassIncrementalProtocol implements Protocol {
     public static final Param<Integer> SESSIONS = Param.integer("sessions", 0, 0, 100_000,
             "sampled sessions: number of novel sessions (0 = as many as the classes allow)");
     public static final Param<Integer> RUNS = Param.integer("runs", 1, 1, 100_000, "independent runs");
+
+    /** Where the sessions come from. */
+    public enum Sessions { COMMITTED, SAMPLED }
 
     @Override
     public String name() {
@@ -60,26 +63,26 @@ public final class FewShotClassIncrementalProtocol implements Protocol {
 
     @Override
     public String settingLabel(Params o) {
-        return o.get(SOURCE).equals("committed") ? "committed sessions"
+        return o.get(SOURCE) == Sessions.COMMITTED ? "committed sessions"
                 : "B" + o.get(BASE_CLASSES) + " " + o.get(WAYS) + "-way " + o.get(SHOTS) + "-shot";
     }
 
     @Override
     public ProtocolPlan plan(FeatureSet data, Params o, long orderSeed) {
         Optional<SplitSet.FscilSplit> committed = data.splits().fscil();
-        boolean sampled = o.get(SOURCE).equals("sampled");
+        boolean sampled = o.get(SOURCE) == Sessions.SAMPLED;
         if (!sampled && committed.isEmpty()) {
             throw new FsilException("dataset " + data.dataset() + " has no committed FSCIL session file; use "
                     + "--option sessions-from=sampled (with base-classes, ways, shots) to draw sessions from the order seed");
         }
-        int[] pool = ClassPools.classes(data, "all");
+        int[] pool = ClassPools.classes(data, ClassPools.Pool.ALL);
         ClassIncrementalProtocol.IncrementalData inc = ClassIncrementalProtocol.IncrementalData.of(data, pool);
         if (!sampled) {
-            List<IncrementalRun.Step> steps = committedSteps(data, committed.get(), inc);
+            List<Experience> steps = committedSteps(data, committed.get(), inc);
             return new ClassIncrementalProtocol.IncrementalPlan(data, pool, inc, o.get(RUNS),
-                    TaskKind.FEWSHOT_CLASS_INCREMENTAL, 0) {
+                    Capability.FEWSHOT_CLASS_INCREMENTAL, 0) {
                 @Override
-                List<IncrementalRun.Step> steps(int run) {
+                List<Experience> steps(int run) {
                     return steps;
                 }
             };
@@ -101,16 +104,13 @@ public final class FewShotClassIncrementalProtocol implements Protocol {
             }
         }
         return new ClassIncrementalProtocol.IncrementalPlan(data, pool, inc, o.get(RUNS),
-                TaskKind.FEWSHOT_CLASS_INCREMENTAL, 0) {
+                Capability.FEWSHOT_CLASS_INCREMENTAL, 0) {
             @Override
-            List<IncrementalRun.Step> steps(int run) {
+            List<Experience> steps(int run) {
                 UniformRandomProvider rng = RandomStreams.create(RandomStreams.derive(orderSeed + run, "fscil"));
                 int[] order = ClassIncrementalProtocol.order(pool, orderSeed + run);
-                List<IncrementalRun.Step> out = new ArrayList<>();
-                int[] baseClasses = Arrays.copyOf(order, base);
-                Arrays.sort(baseClasses);
-                out.add(new IncrementalRun.Step(baseClasses,
-                        IncrementalRun.trainOf(inc.train(), inc.trainIndex(), baseClasses)));
+                List<Experience> out = new ArrayList<>();
+                out.add(inc.experience(0, Arrays.copyOf(order, base)));
                 for (int s = 0; s < sessions; s++) {
                     int[] cls = Arrays.copyOfRange(order, base + s * ways, base + (s + 1) * ways);
                     Arrays.sort(cls);
@@ -125,19 +125,19 @@ public final class FewShotClassIncrementalProtocol implements Protocol {
                         }
                         System.arraycopy(r, 0, rows, k * shots, shots);
                     }
-                    out.add(new IncrementalRun.Step(cls, inc.train().select(rows)));
+                    out.add(new Experience(out.size(), cls, inc.train().select(rows)));
                 }
                 return out;
             }
         };
     }
 
-    private static List<IncrementalRun.Step> committedSteps(FeatureSet data, SplitSet.FscilSplit split,
-                                                            ClassIncrementalProtocol.IncrementalData inc) {
-        List<IncrementalRun.Step> out = new ArrayList<>();
-        int[] base = split.baseClasses().clone();
-        Arrays.sort(base);
-        out.add(new IncrementalRun.Step(base, IncrementalRun.trainOf(inc.train(), inc.trainIndex(), base)));
+    private static List<Experience> committedSteps(FeatureSet data, SplitSet.FscilSplit split,
+                                                   ClassIncrementalProtocol.IncrementalData inc) {
+        List<Experience> out = new ArrayList<>();
+        Experience baseSession = inc.experience(0, split.baseClasses());
+        int[] base = baseSession.newClasses();
+        out.add(baseSession);
         boolean[] seen = new boolean[data.classes().size()];
         for (int c : base) {
             seen[c] = true;
@@ -153,7 +153,7 @@ public final class FewShotClassIncrementalProtocol implements Protocol {
                 }
                 seen[c] = true;
             }
-            out.add(new IncrementalRun.Step(cls, train));
+            out.add(new Experience(out.size(), cls, train));
         }
         return out;
     }

@@ -5,26 +5,19 @@ import fsil.api.Capability;
 import fsil.api.Episode;
 import fsil.api.FsilException;
 import fsil.api.LabeledData;
-import fsil.api.Learner;
 import fsil.api.Method;
 import fsil.api.Param;
 import fsil.api.Params;
-import fsil.api.Prediction;
-import fsil.api.Session;
-import fsil.api.SessionContext;
-import fsil.api.TaskKind;
 import fsil.core.random.RandomStreams;
-import fsil.eval.data.FeatureSet;
+import fsil.data.FeatureSet;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.sampling.distribution.DirichletSampler;
 
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Executor;
+import java.util.Set;
 
 /**
  * K-way L-shot few-shot episodes with Q queries in total from one class split (DESIGN.md §4).
@@ -43,14 +36,16 @@ public final class FewShotProtocol implements Protocol {
     public static final Param<Integer> SHOTS = Param.integer("shots", 1, 1, 10_000, "support samples per class (L)");
     public static final Param<Integer> QUERIES = Param.integer("queries", 75, 1, 1_000_000,
             "query samples per episode in total (Q; 15 per class for 5-way is the usual 75)");
-    public static final Param<String> ALLOCATION = Param.choice("query-allocation", "balanced",
-            "balanced: Q/K queries per class; dirichlet: counts from Dirichlet(alpha) proportions (Veilleux et al.)",
-            "balanced", "dirichlet");
+    public static final Param<Allocation> ALLOCATION = Param.option("query-allocation", Allocation.BALANCED,
+            "balanced: Q/K queries per class; dirichlet: counts from Dirichlet(alpha) proportions (Veilleux et al.)");
     public static final Param<Double> ALPHA = Param.real("alpha", 2.0, 1e-6, 1e6,
             "Dirichlet concentration for query-allocation=dirichlet");
     public static final Param<Integer> EPISODES = Param.integer("episodes", 600, 1, 100_000_000,
             "number of episodes (the transductive literature uses 10,000; meta-learning 600 x 5 seeds)");
-    public static final Param<String> SPLIT = ClassPools.option("novel", "episodes are drawn from");
+    public static final Param<ClassPools.Pool> SPLIT = ClassPools.option(ClassPools.Pool.NOVEL, "episodes are drawn from");
+
+    /** How the Q queries are shared among the K classes. */
+    public enum Allocation { BALANCED, DIRICHLET }
 
     /** Redraws of Dirichlet counts before giving up (BAVARDAGE redraws until feasible). */
     static final int MAX_DIRICHLET_DRAWS = 10_000;
@@ -81,8 +76,8 @@ public final class FewShotProtocol implements Protocol {
 
     @Override
     public String settingLabel(Params o) {
-        return o.get(WAYS) + "-way " + o.get(SHOTS) + "-shot Q" + o.get(QUERIES) + " " + o.get(ALLOCATION)
-                + (o.get(ALLOCATION).equals("dirichlet") ? "(" + o.get(ALPHA) + ")" : "");
+        return o.get(WAYS) + "-way " + o.get(SHOTS) + "-shot Q" + o.get(QUERIES) + " " + Param.text(o.get(ALLOCATION))
+                + (o.get(ALLOCATION) == Allocation.DIRICHLET ? "(" + o.get(ALPHA) + ")" : "");
     }
 
     @Override
@@ -90,10 +85,10 @@ public final class FewShotProtocol implements Protocol {
         int ways = o.get(WAYS);
         int shots = o.get(SHOTS);
         int queries = o.get(QUERIES);
-        boolean dirichlet = o.get(ALLOCATION).equals("dirichlet");
+        boolean dirichlet = o.get(ALLOCATION) == Allocation.DIRICHLET;
         int[] pool = ClassPools.classes(data, o.get(SPLIT));
         if (pool.length < ways) {
-            throw new FsilException(o.get(SPLIT) + " split of " + data.dataset() + " has " + pool.length
+            throw new FsilException(Param.text(o.get(SPLIT)) + " split of " + data.dataset() + " has " + pool.length
                     + " classes, fewer than ways=" + ways + ". Use --ways " + pool.length + " or fewer.");
         }
         if (!dirichlet && queries % ways != 0) {
@@ -116,7 +111,7 @@ public final class FewShotProtocol implements Protocol {
             }
         }
         if (tooSmall > 0) {
-            throw new FsilException(tooSmall + " of the " + pool.length + " " + o.get(SPLIT) + " classes of "
+            throw new FsilException(tooSmall + " of the " + pool.length + " " + Param.text(o.get(SPLIT)) + " classes of "
                     + data.dataset() + " have fewer than shots + queries/ways = " + need + " samples (smallest: class "
                     + data.classes().name(smallestClass) + " with " + smallest + "). Lower --shots or --queries; classes "
                     + "are never silently shrunk.");
@@ -218,29 +213,12 @@ public final class FewShotProtocol implements Protocol {
                     + "). Use fewer --queries or a dataset with more samples per class.");
         }
 
-        // Episodes have no incremental steps; empty arrays are shared (a row per unit is kept for the summaries).
-        private static final double[] NONE = new double[0];
-        private static final double[][] NO_ROWS = new double[0][];
-        private static final int[] NO_CLASSES = new int[0];
-
         @Override
-        public UnitResult run(int index, Method method, Learner learner, long trainSeed, Executor executor) {
+        public LabeledTask task(int index, Set<Capability> capabilities) {
             LabeledEpisode e = sample(index);
-            boolean joint = !method.capabilities().contains(Capability.INDUCTIVE_FEWSHOT);
-            Episode episode = new Episode(e.support(), e.queries().features(), ways, shots, joint);
-            Session session = learner.newSession(new SessionContext(TaskKind.FEWSHOT_EPISODE, data.dimension(), joint,
-                    trainSeed, executor));
-            long t0 = System.nanoTime();
-            session.learn(episode.support());
-            long t1 = System.nanoTime();
-            Prediction p = session.predict(episode.queries());
-            long t2 = System.nanoTime();
-            int[] truth = e.queries().labels();
-            Evaluation.Score score = Evaluation.score(p, truth);
-            Map<String, Double> diag = session.diagnostics();
-            Map<String, Double> extra = diag.isEmpty() ? Map.of() : new LinkedHashMap<>(diag);
-            return new UnitResult(score.accuracy(), truth.length, NONE, NO_ROWS, NO_CLASSES, NONE, score.bins(),
-                    (t1 - t0) * 1e-9, (t2 - t1) * 1e-9, session.memoryBytes(), extra);
+            boolean joint = !capabilities.contains(Capability.INDUCTIVE_FEWSHOT);
+            return new LabeledTask.Episodic(new Episode(e.support(), e.queries().features(), ways, shots, joint),
+                    e.queries().labels());
         }
     }
 
@@ -248,7 +226,7 @@ public final class FewShotProtocol implements Protocol {
     record LabeledEpisode(LabeledData support, LabeledData queries) {
     }
 
-    /** For tests and notebooks: the labelled episode {@code index} of a plan made by this protocol. */
+    /** For tests and notebooks: the labelled episode {@code index} (support, labelled queries) of a plan of this protocol. */
     public static LabeledData[] sampleEpisode(ProtocolPlan plan, int index) {
         LabeledEpisode e = ((Plan) plan).sample(index);
         return new LabeledData[]{e.support(), e.queries()};

@@ -1,12 +1,12 @@
 package fsil.eval.protocol;
 
 import fsil.api.Capability;
+import fsil.api.Experience;
 import fsil.api.FsilException;
 import fsil.api.Method;
 import fsil.api.Param;
 import fsil.api.Params;
-import fsil.api.TaskKind;
-import fsil.eval.data.FeatureSet;
+import fsil.data.FeatureSet;
 
 import java.util.Arrays;
 import java.util.List;
@@ -27,7 +27,7 @@ public final class NcmfProtocol implements Protocol {
             "retrain from scratch after every m-th step and the last (relative accuracy is measured there)");
     public static final Param<Integer> RUNS = Param.integer("runs", 1, 1, 100_000,
             "class orders; run r uses order seed + r (the paper's Fig. 8 uses 10 permutations)");
-    public static final Param<String> POOL = ClassPools.option("all", "take part");
+    public static final Param<ClassPools.Pool> POOL = ClassPools.option(ClassPools.Pool.ALL, "take part");
 
     @Override
     public String name() {
@@ -53,7 +53,7 @@ public final class NcmfProtocol implements Protocol {
     @Override
     public String settingLabel(Params o) {
         return "k" + o.get(INITIAL) + " +" + o.get(CHUNK) + " to " + (o.get(NUM_CLASSES) == 0 ? "all" : o.get(NUM_CLASSES))
-                + (o.get(POOL).equals("all") ? "" : " " + o.get(POOL));
+                + (o.get(POOL) == ClassPools.Pool.ALL ? "" : " " + Param.text(o.get(POOL)));
     }
 
     @Override
@@ -73,10 +73,10 @@ public final class NcmfProtocol implements Protocol {
             sizes[s] = Math.min(chunk, n - k - (s - 1) * chunk);
         }
         ClassIncrementalProtocol.IncrementalData inc = ClassIncrementalProtocol.IncrementalData.of(data, pool);
-        return new ClassIncrementalProtocol.IncrementalPlan(data, pool, inc, o.get(RUNS), TaskKind.CLASS_INCREMENTAL,
+        return new ClassIncrementalProtocol.IncrementalPlan(data, pool, inc, o.get(RUNS), Capability.CLASS_INCREMENTAL,
                 o.get(RETRAIN_EVERY)) {
             @Override
-            List<IncrementalRun.Step> steps(int run) {
+            List<Experience> steps(int run) {
                 int[] order = ClassIncrementalProtocol.order(pool, orderSeed + run);
                 return inc.steps(Arrays.copyOf(order, n), sizes);
             }

@@ -3,14 +3,16 @@ package fsil.eval.protocol;
 import fsil.api.Method;
 import fsil.api.Param;
 import fsil.api.Params;
-import fsil.eval.data.FeatureSet;
+import fsil.data.FeatureSet;
 
 import java.util.List;
 
 /**
  * An evaluation protocol: an exactly defined way of turning a {@link FeatureSet} into independent units (an
  * episode, an incremental run with one seed) that any capable method can be run on. Options are typed
- * {@link Param}s; a run may give several values for an option, which makes several settings.
+ * {@link Param}s; a run may give several values for an option, which makes several settings. A protocol is a
+ * plugin: list an implementation (public, with a public no-argument constructor) in
+ * {@code META-INF/services/fsil.eval.protocol.Protocol} and it appears in {@code fsil run --protocol}.
  */
 public interface Protocol {
 

@@ -1,14 +1,13 @@
 package fsil.eval.protocol;
 
 import fsil.api.Background;
-import fsil.api.Learner;
-import fsil.api.Method;
+import fsil.api.Capability;
 
 import java.nio.file.Path;
 import java.util.Optional;
-import java.util.concurrent.Executor;
+import java.util.Set;
 
-/** A protocol bound to one dataset and one setting: its units and how to run one. Immutable, thread-safe. */
+/** A protocol bound to one dataset and one setting: its units and their tasks. Immutable, thread-safe. */
 public interface ProtocolPlan {
 
     /** Number of units (episodes, runs, ...). */
@@ -18,10 +17,9 @@ public interface ProtocolPlan {
     Background background(long trainSeed, Optional<Path> cacheDir);
 
     /**
-     * Runs unit {@code index}: a pure function of (data, options, order seed, index, method, learner, trainSeed).
-     *
-     * @param trainSeed seed for the method's randomness in this unit
-     * @param executor  for parallel work inside the method's session
+     * The task of unit {@code index}: a pure function of (data, options, order seed, index). The method's
+     * capabilities decide what it is given where a protocol offers a choice (a transductive-only method gets an
+     * episode's queries jointly).
      */
-    UnitResult run(int index, Method method, Learner learner, long trainSeed, Executor executor);
+    LabeledTask task(int index, Set<Capability> capabilities);
 }

@@ -1,9 +1,9 @@
 package fsil.eval.report;
 
 import fsil.eval.metrics.CalibrationBins;
-import fsil.eval.run.Runner;
-import fsil.eval.run.UnitRecord;
-import fsil.eval.run.UnitsCsv;
+import fsil.data.io.AtomicFiles;
+import fsil.eval.store.UnitRecord;
+import fsil.eval.store.UnitsCsv;
 import tech.tablesaw.api.Row;
 import tech.tablesaw.api.Table;
 import tech.tablesaw.plotly.components.Figure;
@@ -39,9 +39,9 @@ public final class Report {
 
     /** Rebuilds every summary and the report of a run directory from its units.csv. */
     public static void rebuild(Path dir) throws IOException {
-        Path units = dir.resolve(Runner.UNITS);
+        Path units = dir.resolve(UnitsCsv.FILE);
         if (!Files.exists(units)) {
-            throw new fsil.api.FsilException(dir + " has no " + Runner.UNITS + ": not a run directory");
+            throw new fsil.api.FsilException(dir + " has no " + UnitsCsv.FILE + ": not a run directory");
         }
         write(dir, UnitsCsv.read(units).rows());
     }
@@ -59,14 +59,14 @@ public final class Report {
             Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
             Files.move(tmp, dir.resolve(PLOTLY), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         }
-        Runner.writeAtomically(dir.resolve(HTML), html(dir.getFileName() == null ? "run" : dir.getFileName().toString(),
+        AtomicFiles.writeString(dir.resolve(HTML), html(dir.getFileName() == null ? "run" : dir.getFileName().toString(),
                 records, summary));
     }
 
     static void writeCsv(Path file, Table t) throws IOException {
         StringWriter w = new StringWriter();
         t.write().csv(w);
-        Runner.writeAtomically(file, w.toString());
+        AtomicFiles.writeString(file, w.toString());
     }
 
     /** The report page: per dataset and setting, a headline table and the figures of the protocol. */

@@ -3,7 +3,7 @@ package fsil.eval.report;
 import fsil.eval.metrics.CalibrationBins;
 import fsil.eval.metrics.IncrementalMetrics;
 import fsil.eval.metrics.MeanCi;
-import fsil.eval.run.UnitRecord;
+import fsil.eval.store.UnitRecord;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.IntColumn;
 import tech.tablesaw.api.StringColumn;
@@ -120,7 +120,7 @@ public final class Summary {
             if (ok.isEmpty()) {
                 continue;
             }
-            if (g.protocol().equals("fewshot")) {
+            if (ok.stream().allMatch(u -> u.accSeen().length == 0)) { // episodes: no incremental steps
                 b.add(g, "episode_acc", null, null, MeanCi.of(ok.stream().mapToDouble(UnitRecord::accuracy).toArray()));
             } else {
                 incremental(b, g, ok);

@@ -1,6 +1,6 @@
 package fsil.eval.run;
 
-import fsil.eval.data.FeatureSet;
+import fsil.data.FeatureSet;
 
 import java.nio.file.Path;
 

@@ -1,5 +1,7 @@
 package fsil.eval.run;
 
+import fsil.eval.store.UnitRecord;
+import fsil.eval.store.UnitsCsv;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import fsil.api.Background;
@@ -8,15 +10,15 @@ import fsil.api.Learner;
 import fsil.api.Method;
 import fsil.api.Params;
 import fsil.api.SessionContext;
-import fsil.api.plugin.MethodRegistry;
+import fsil.api.Registry;
 import fsil.core.random.RandomStreams;
-import fsil.eval.data.FeatureSet;
+import fsil.data.FeatureSet;
+import fsil.data.io.AtomicFiles;
 import fsil.eval.protocol.Protocol;
 import fsil.eval.protocol.ProtocolPlan;
-import fsil.eval.protocol.Protocols;
+import fsil.eval.protocol.TaskRunner;
 import fsil.eval.protocol.UnitResult;
 import fsil.eval.report.Report;
-import jakarta.inject.Inject;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -56,19 +58,20 @@ public final class Runner {
     public static final String SPEC = "spec.json";
     public static final String CONFIG = "config.json";
     public static final String ENVIRONMENT = "environment.json";
-    public static final String UNITS = "units.csv";
+    public static final String UNITS = UnitsCsv.FILE;
     /** Rows a worker hands to the units.csv writer together at most (fewer when flushMillis pass first). */
     private static final int ROW_BATCH = 256;
 
-    private final MethodRegistry methods;
+    private final Registry<Method> methods;
+    private final Registry<Protocol> protocols;
     private final FeatureSource features;
     private final Path cacheDir;
     private Progress progress = Progress.SILENT;
     private long flushMillis = 500;
 
-    @Inject
-    public Runner(MethodRegistry methods, FeatureSource features, @CacheDir Path cacheDir) {
+    public Runner(Registry<Method> methods, Registry<Protocol> protocols, FeatureSource features, Path cacheDir) {
         this.methods = methods;
+        this.protocols = protocols;
         this.features = features;
         this.cacheDir = cacheDir;
     }
@@ -164,7 +167,7 @@ public final class Runner {
 
     /** Resolves and validates everything, loading the data and planning each (dataset, setting). */
     public Resolved resolve(RunSpec spec) {
-        Protocol protocol = Protocols.get(spec.protocol());
+        Protocol protocol = protocols.get(spec.protocol());
         List<Variant> variants = variants(spec, protocol);
         List<Setting> settings = settings(protocol, spec.options());
         if (spec.datasets().isEmpty()) {
@@ -201,9 +204,9 @@ public final class Runner {
         try {
             Files.createDirectories(dir);
             ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-            writeAtomically(dir.resolve(SPEC), json.writeValueAsString(spec));
-            writeAtomically(dir.resolve(CONFIG), json.writeValueAsString(resolvedConfig(r)));
-            writeAtomically(dir.resolve(ENVIRONMENT), json.writeValueAsString(Environment.describe()));
+            AtomicFiles.writeString(dir.resolve(SPEC), json.writeValueAsString(spec));
+            AtomicFiles.writeString(dir.resolve(CONFIG), json.writeValueAsString(resolvedConfig(r)));
+            AtomicFiles.writeString(dir.resolve(ENVIRONMENT), json.writeValueAsString(Environment.describe()));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -454,7 +457,8 @@ public final class Runner {
                 learner = learner(r, g, learners, backgrounds);
                 g.learner = learner;
             }
-            res = g.plan.run(job.unit(), g.variant.method(), learner, unitTrainSeed, sessionExecutor);
+            res = TaskRunner.run(g.plan.task(job.unit(), g.variant.method().capabilities()), learner, unitTrainSeed,
+                    sessionExecutor);
         } catch (VirtualMachineError e) {
             throw e;
         } catch (InterruptedException e) {
@@ -525,10 +529,4 @@ public final class Runner {
         };
     }
 
-    /** Writes a file through a temporary sibling and an atomic move: readers never see half a file. */
-    public static void writeAtomically(Path file, String content) throws IOException {
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.writeString(tmp, content);
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-    }
 }

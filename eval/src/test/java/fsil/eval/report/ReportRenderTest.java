@@ -2,7 +2,7 @@ package fsil.eval.report;
 
 import fsil.eval.run.RunSpec;
 import fsil.eval.run.Runner;
-import fsil.eval.run.UnitRecord;
+import fsil.eval.store.UnitRecord;
 import fsil.eval.run.VariantSpec;
 import fsil.eval.testing.TestData;
 import org.junit.jupiter.api.Assumptions;

@@ -1,19 +1,18 @@
 package fsil.eval.run;
 
+import fsil.eval.store.UnitRecord;
+import fsil.eval.store.UnitsCsv;
 import fsil.api.ClassTable;
 import fsil.api.FeatureMatrix;
 import fsil.api.FsilException;
 import fsil.api.LabeledData;
-import fsil.api.plugin.MethodRegistry;
-import fsil.eval.data.FeatureSet;
-import fsil.eval.data.SplitSet;
+import fsil.data.FeatureSet;
+import fsil.data.SplitSet;
 import fsil.eval.report.Report;
 import fsil.eval.report.Summary;
 import fsil.eval.testing.FlakyMethod;
 import fsil.eval.testing.TestData;
-import fsil.methods.baselines.KnnMethod;
-import fsil.methods.baselines.NcmMethod;
-import fsil.methods.baselines.SoftKMeansMethod;
+import fsil.eval.testing.TestPlugins;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tech.tablesaw.api.Row;
@@ -35,9 +34,7 @@ class RunnerTest {
     static final FeatureSet TOY = TestData.clusters(12, 30, 10, 8, 1.2, 3);
 
     static Runner runner(FeatureSet fs) {
-        MethodRegistry reg = new MethodRegistry(Map.of());
-        reg.register(new NcmMethod()).register(new KnnMethod()).register(new SoftKMeansMethod()).register(new FlakyMethod());
-        return new Runner(reg, (name, backbone, seed, cache) -> {
+        return new Runner(TestPlugins.methods(), TestPlugins.protocols(), (name, backbone, seed, cache) -> {
             if (!name.equals("toy")) {
                 throw new FsilException("unknown dataset " + name);
             }
@@ -83,7 +80,7 @@ class RunnerTest {
         String html = Files.readString(dir.resolve(Report.HTML));
         assertTrue(html.contains("Plotly.newPlot") && html.contains("<table>"), "report has plots and tables");
         String config = Files.readString(dir.resolve(Runner.CONFIG));
-        assertTrue(config.contains("\"temperature\"") && config.contains("\"query-allocation\""),
+        assertTrue(config.contains("\"scale\"") && config.contains("\"query-allocation\""),
                 "resolved config lists defaults of methods and protocol");
     }
 
@@ -101,8 +98,8 @@ class RunnerTest {
     void identicalResultsForOneOrSeveralThreads(@TempDir Path tmp) throws IOException {
         Map<String, List<String>> o = Map.of("episodes", List.of("60"), "shots", List.of("2"), "queries", List.of("20"),
                 "ways", List.of("4"), "query-allocation", List.of("dirichlet"));
-        runner(TOY).run(spec("ncm,knn[k=3],soft-kmeans", "fewshot", o, 1), tmp.resolve("a"));
-        runner(TOY).run(spec("ncm,knn[k=3],soft-kmeans", "fewshot", o, 3), tmp.resolve("b"));
+        runner(TOY).run(spec("ncm,knn[scale=3],soft-kmeans", "fewshot", o, 1), tmp.resolve("a"));
+        runner(TOY).run(spec("ncm,knn[scale=3],soft-kmeans", "fewshot", o, 3), tmp.resolve("b"));
         assertEquals(stableSummary(tmp.resolve("a")), stableSummary(tmp.resolve("b")));
         Map<String, List<String>> cil = Map.of("steps", List.of("3"), "runs", List.of("3"));
         runner(TOY).run(spec("ncm,knn", "cil", cil, 1), tmp.resolve("c"));
@@ -161,8 +158,8 @@ class RunnerTest {
         FsilException e5 = assertThrows(FsilException.class, () -> r.run(spec("ncm", "fewshot",
                 Map.of("steps", List.of("3")), 1), dir));
         assertTrue(e5.getMessage().contains("no parameter 'steps'") && e5.getMessage().contains("episodes"), e5.getMessage());
-        FsilException e6 = assertThrows(FsilException.class, () -> r.run(spec("ncm[tempreature=2]", "fewshot", Map.of(), 1), dir));
-        assertTrue(e6.getMessage().contains("temperature"), e6.getMessage());
+        FsilException e6 = assertThrows(FsilException.class, () -> r.run(spec("ncm[sacle=2]", "fewshot", Map.of(), 1), dir));
+        assertTrue(e6.getMessage().contains("did you mean 'scale'"), e6.getMessage());
         FsilException e7 = assertThrows(FsilException.class, () -> r.run(spec("ncm", "cil",
                 Map.of("steps", List.of("40")), 1), dir));
         assertTrue(e7.getMessage().contains("fewer --steps"), e7.getMessage());

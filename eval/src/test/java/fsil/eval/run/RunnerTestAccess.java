@@ -1,6 +1,6 @@
 package fsil.eval.run;
 
-import fsil.eval.data.FeatureSet;
+import fsil.data.FeatureSet;
 
 /** Lets tests in other packages build the toy runner of {@link RunnerTest}. */
 public final class RunnerTestAccess {

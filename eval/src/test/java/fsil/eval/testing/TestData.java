@@ -3,8 +3,8 @@ package fsil.eval.testing;
 import fsil.api.ClassTable;
 import fsil.api.FeatureMatrix;
 import fsil.api.LabeledData;
-import fsil.eval.data.FeatureSet;
-import fsil.eval.data.SplitSet;
+import fsil.data.FeatureSet;
+import fsil.data.SplitSet;
 
 import java.util.ArrayList;
 import java.util.List;

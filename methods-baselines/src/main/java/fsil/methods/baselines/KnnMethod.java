@@ -26,11 +26,14 @@ import java.util.Set;
 public final class KnnMethod implements Method {
     public static final Param<Integer> K = Param.integer("k", 5, 1, 100_000,
             "number of neighbours (capped at the number of training samples)");
-    public static final Param<String> METRIC = Param.choice("metric", "euclidean", "distance: euclidean or cosine",
-            "euclidean", "cosine");
-    public static final Param<String> WEIGHTS = Param.choice("weights", "distance",
+    public static final Param<Metric> METRIC = Param.option("metric", Metric.EUCLIDEAN,
+            "distance: euclidean or cosine");
+    public static final Param<Weights> WEIGHTS = Param.option("weights", Weights.DISTANCE,
             "vote weights: distance (1 / (Euclidean distance + 1e-12), the default, so k > shots still ranks the "
-                    + "nearest class first) or uniform", "uniform", "distance");
+                    + "nearest class first) or uniform");
+
+    /** How the k neighbours' votes are weighted. */
+    public enum Weights { UNIFORM, DISTANCE }
     public static final Param<Double> ALPHA = Param.real("alpha", 0.0, 0.0, 1e6,
             "additive smoothing of the vote shares, so unseen classes keep a small probability");
 
@@ -58,8 +61,8 @@ public final class KnnMethod implements Method {
     @Override
     public Learner learner(Params params, Background background) {
         int k = params.get(K);
-        boolean cosine = params.get(METRIC).equals("cosine");
-        boolean byDistance = params.get(WEIGHTS).equals("distance");
+        boolean cosine = params.get(METRIC) == Metric.COSINE;
+        boolean byDistance = params.get(WEIGHTS) == Weights.DISTANCE;
         double alpha = params.get(ALPHA);
         return ctx -> new KnnSession(ctx.dimension(), k, cosine, byDistance, alpha);
     }

@@ -23,8 +23,8 @@ import java.util.Set;
  * temperature) on L2-normalised features and means.
  */
 public final class NcmMethod implements Method {
-    public static final Param<String> METRIC = Param.choice("metric", "euclidean",
-            "distance to the class means: euclidean (squared L2) or cosine", "euclidean", "cosine");
+    public static final Param<Metric> METRIC = Param.option("metric", Metric.EUCLIDEAN,
+            "distance to the class means: euclidean (squared L2) or cosine");
     public static final Param<Double> TEMPERATURE = Param.real("temperature", 1.0, 1e-12, 1e12,
             "softmax temperature: probabilities are softmax(-d^2/(2T)) (euclidean) or softmax(cos/T) (cosine)");
 
@@ -56,7 +56,7 @@ public final class NcmMethod implements Method {
 
     @Override
     public Learner learner(Params params, Background background) {
-        boolean cosine = params.get(METRIC).equals("cosine");
+        boolean cosine = params.get(METRIC) == Metric.COSINE;
         double temperature = params.get(TEMPERATURE);
         return ctx -> new NcmSession(ctx.dimension(), cosine, temperature);
     }

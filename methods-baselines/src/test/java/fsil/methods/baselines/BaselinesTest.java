@@ -8,7 +8,7 @@ import fsil.api.Method;
 import fsil.api.Prediction;
 import fsil.api.Session;
 import fsil.api.SessionContext;
-import fsil.api.testkit.MethodConformance;
+import fsil.testkit.MethodConformance;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;

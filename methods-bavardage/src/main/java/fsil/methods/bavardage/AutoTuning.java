@@ -175,7 +175,7 @@ public final class AutoTuning {
 
     /** As {@link #choose(Params, Background)} with other options. */
     public static Choice choose(Params params, Background background, Options options) {
-        Preprocessing kind = Preprocessing.byId(params.get(BavardageMethod.PREPROCESSING));
+        Preprocessing kind = params.get(BavardageMethod.PREPROCESSING);
         return choose(params, background, BaseStatistics.fromBase(background.base(), kind), options);
     }
 
@@ -184,8 +184,8 @@ public final class AutoTuning {
      */
     static Choice choose(Params params, Background background, BaseStatistics full, Options options) {
         long t0 = System.nanoTime();
-        Variant variant = Variant.byId(params.get(BavardageMethod.VARIANT));
-        boolean auto = Preset.byId(params.get(BavardageMethod.PRESET)) == Preset.AUTO;
+        Variant variant = params.get(BavardageMethod.VARIANT);
+        boolean auto = params.get(BavardageMethod.PRESET) == Preset.AUTO;
         boolean chooseTVb = auto && params.get(BavardageMethod.T_VB) == 0 && variant != Variant.SOFTKMEANS;
         boolean chooseSMax = auto && params.get(BavardageMethod.S_MAX) == 0 && variant == Variant.BAVARDAGE;
         if (!chooseTVb && !chooseSMax) {

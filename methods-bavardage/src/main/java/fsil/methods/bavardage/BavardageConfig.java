@@ -67,8 +67,8 @@ public record BavardageConfig(Variant variant, Preprocessing preprocessing, doub
      * open and the parameters do not set (values a variant does not use get the placeholder 1).
      */
     static BavardageConfig from(Params p, double tVb, double sMax) {
-        Preset preset = Preset.byId(p.get(BavardageMethod.PRESET));
-        Variant variant = Variant.byId(p.get(BavardageMethod.VARIANT));
+        Preset preset = p.get(BavardageMethod.PRESET);
+        Variant variant = p.get(BavardageMethod.VARIANT);
         double tKm = orPreset(p.get(BavardageMethod.T_KM), preset.tKm());
         double resolvedTVb = orPreset(p.get(BavardageMethod.T_VB), Double.isNaN(preset.tVb()) ? tVb : preset.tVb());
         double resolvedSMax = orPreset(p.get(BavardageMethod.S_MAX),
@@ -85,16 +85,15 @@ public record BavardageConfig(Variant variant, Preprocessing preprocessing, doub
                     + "resolve a configuration without base data give both t_vb and s_max or a named preset");
         }
         int nStep = p.get(BavardageMethod.N_STEP) == 0 ? preset.nStep() : p.get(BavardageMethod.N_STEP);
-        String mixture = p.get(BavardageMethod.MIXTURE);
-        boolean balanced = switch (mixture) {
-            case "balanced" -> true;
-            case "unbalanced" -> false;
-            default -> preset.balanced();
+        boolean balanced = switch (p.get(BavardageMethod.MIXTURE)) {
+            case BALANCED -> true;
+            case UNBALANCED -> false;
+            case PRESET -> preset.balanced();
         };
-        return new BavardageConfig(variant, Preprocessing.byId(p.get(BavardageMethod.PREPROCESSING)), tKm,
+        return new BavardageConfig(variant, p.get(BavardageMethod.PREPROCESSING), tKm,
                 p.get(BavardageMethod.N_KM), resolvedTVb, resolvedSMax, nStep, balanced, p.get(BavardageMethod.ALPHA0),
                 p.get(BavardageMethod.BETA0), p.get(BavardageMethod.GAMMA),
-                p.get(BavardageMethod.DIRICHLET_COUNTS).equals("all"), p.get(BavardageMethod.EPS_SOFTMAX));
+                p.get(BavardageMethod.DIRICHLET_COUNTS) == BavardageMethod.DirichletCounts.ALL, p.get(BavardageMethod.EPS_SOFTMAX));
     }
 
     /** A copy with other T_vb and s_max. */

@@ -23,22 +23,20 @@ import java.util.Set;
  * N-dimensional span and small N x N and (K-1)-dimensional work.
  */
 public final class BavardageMethod implements Method {
-    public static final Param<String> VARIANT = Param.choice("variant", "bavardage",
+    public static final Param<Variant> VARIANT = Param.option("variant", Variant.BAVARDAGE,
             "bavardage = soft k-means init + PLDA + VB (the full method); vb-no-plda = VB on the normalised features "
-                    + "without whitening and projection; softkmeans = the initialisation only (paper Table 2)",
-            "bavardage", "vb-no-plda", "softkmeans");
-    public static final Param<String> PREPROCESSING = Param.choice("preprocessing", "code",
+                    + "without whitening and projection; softkmeans = the initialisation only (paper Table 2)");
+    public static final Param<Preprocessing> PREPROCESSING = Param.option("preprocessing", Preprocessing.CODE,
             "code = as the authors' code: base-mean centring, L2, per-task span, whitening with the code's base "
-                    + "scatter restricted to the span; paper = Eq. 6-7: pooled base covariance, global sphering",
-            "code", "paper");
-    public static final Param<String> PRESET = Param.choice("preset", "auto",
+                    + "scatter restricted to the span; paper = Eq. 6-7: pooled base covariance, global sphering");
+    public static final Param<Preset> PRESET = Param.option("preset", Preset.AUTO,
             "named values of T_km, T_vb, s_max, n_step and the mixture model: auto = T_vb and s_max chosen on "
                     + "labelled episodes from the base classes when the learner is built (T_km 10, n_step 5, "
                     + "unbalanced; the chosen values are in the diagnostics auto_t_vb, auto_s_max); official = the "
                     + "authors' code "
                     + "defaults (10, 4, 5, 5, unbalanced, same as cub-unbalanced); the others are the paper's "
                     + "settings (mini also for FC100 and CIFAR-FS); glyphs-* and fashion-mnist-* were chosen on "
-                    + "validation data for the built-in datasets with the pretrained-mlp backbone", Preset.ids());
+                    + "validation data for the built-in datasets with the pretrained-mlp backbone");
     public static final Param<Double> T_KM = Param.real("t_km", 0, 0, 1e9,
             "soft k-means temperature multiplying squared distances; 0 = the preset's value");
     public static final Param<Double> T_VB = Param.real("t_vb", 0, 0, 1e9,
@@ -51,9 +49,9 @@ public final class BavardageMethod implements Method {
             "number of PLDA + VB iterations; 0 = the preset's value (5)");
     public static final Param<Integer> N_KM = Param.integer("n_km", 5, 1, 10_000,
             "number of soft k-means rounds (5 in the authors' code)");
-    public static final Param<String> MIXTURE = Param.choice("mixture", "preset",
+    public static final Param<Mixture> MIXTURE = Param.option("mixture", Mixture.PRESET,
             "balanced = uniform mixture weights; unbalanced = Dirichlet posterior weights (digamma terms); "
-                    + "preset = as the preset says", "preset", "balanced", "unbalanced");
+                    + "preset = as the preset says");
     public static final Param<Double> ALPHA0 = Param.real("alpha0", 2.0, 1e-9, 1e9,
             "symmetric Dirichlet prior of the mixture weights (unbalanced setting)");
     public static final Param<Double> BETA0 = Param.real("beta0", 10.0, 0, 1e9,
@@ -62,10 +60,16 @@ public final class BavardageMethod implements Method {
     public static final Param<Double> GAMMA = Param.real("gamma", 10.0, 0, 1e9,
             "offset of the shrunk PLDA centroids sum_n r_nk y_n / (N_k + gamma); the code uses the same variable "
                     + "for gamma and beta0, so change both together to follow it");
-    public static final Param<String> DIRICHLET_COUNTS = Param.choice("dirichlet_counts", "queries",
-            "which rows count in the Dirichlet posterior alpha_k: queries = alpha0 + query counts (code; the "
-                    + "support composition is fixed, not drawn from pi); all = alpha0 + N_k (paper Alg. 1)",
-            "queries", "all");
+    public static final Param<DirichletCounts> DIRICHLET_COUNTS = Param.option("dirichlet_counts",
+            DirichletCounts.QUERIES, "which rows count in the Dirichlet posterior alpha_k: queries = alpha0 + query "
+                    + "counts (code; the support composition is fixed, not drawn from pi); all = alpha0 + N_k (paper "
+                    + "Alg. 1)");
+
+    /** The mixture weights' model. */
+    public enum Mixture { PRESET, BALANCED, UNBALANCED }
+
+    /** Which rows count in the Dirichlet posterior of the mixture weights. */
+    public enum DirichletCounts { QUERIES, ALL }
     public static final Param<Boolean> EPS_SOFTMAX = Param.bool("eps_softmax", false,
             "add float32 epsilon 2^-23 in the VB softmax as the authors' code does (probabilities renormalised "
                     + "for the output)");
@@ -108,7 +112,7 @@ public final class BavardageMethod implements Method {
      */
     @Override
     public Learner learner(Params params, Background background) {
-        Preprocessing kind = Preprocessing.byId(params.get(PREPROCESSING));
+        Preprocessing kind = params.get(PREPROCESSING);
         BaseStatistics stats = BaseStatistics.fromBase(background.base(), kind);
         AutoTuning.Choice choice = AutoTuning.choose(params, background, stats, AutoTuning.Options.defaults());
         return learner(choice.config(), stats, choice.diagnostics());

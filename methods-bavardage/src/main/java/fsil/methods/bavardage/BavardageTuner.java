@@ -153,7 +153,7 @@ public final class BavardageTuner {
         List<BavardageConfig> configs = new ArrayList<>(size);
         for (int i = 0; i < size; i++) {
             Params p = params.get(i);
-            Preprocessing kind = Preprocessing.byId(p.get(BavardageMethod.PREPROCESSING));
+            Preprocessing kind = p.get(BavardageMethod.PREPROCESSING);
             BaseStatistics s = stats.computeIfAbsent(kind, k -> BaseStatistics.fromBase(background.base(), k));
             configs.add(AutoTuning.choose(p, background, s, AutoTuning.Options.defaults()).config());
             byKind.computeIfAbsent(kind, k -> new ArrayList<>()).add(i);

@@ -34,13 +34,4 @@ public enum Preprocessing {
     public String id() {
         return id;
     }
-
-    public static Preprocessing byId(String id) {
-        for (Preprocessing p : values()) {
-            if (p.id.equals(id)) {
-                return p;
-            }
-        }
-        throw new IllegalArgumentException("unknown preprocessing '" + id + "'");
-    }
 }

@@ -1,6 +1,5 @@
 package fsil.methods.bavardage;
 
-import java.util.Arrays;
 
 /**
  * Named hyperparameter settings of BAVARDAGE (T_km, T_vb, s_max, n_step and the mixture model).
@@ -86,19 +85,5 @@ public enum Preset {
     /** Whether the mixture weights are uniform (balanced setting) instead of Dirichlet-distributed. */
     public boolean balanced() {
         return balanced;
-    }
-
-    /** All preset names, in declaration order. */
-    public static String[] ids() {
-        return Arrays.stream(values()).map(Preset::id).toArray(String[]::new);
-    }
-
-    public static Preset byId(String id) {
-        for (Preset p : values()) {
-            if (p.id.equals(id)) {
-                return p;
-            }
-        }
-        throw new IllegalArgumentException("unknown preset '" + id + "', expected one of " + Arrays.toString(ids()));
     }
 }

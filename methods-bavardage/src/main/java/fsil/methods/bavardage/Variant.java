@@ -21,13 +21,4 @@ public enum Variant {
     public String id() {
         return id;
     }
-
-    public static Variant byId(String id) {
-        for (Variant v : values()) {
-            if (v.id.equals(id)) {
-                return v;
-            }
-        }
-        throw new IllegalArgumentException("unknown variant '" + id + "'");
-    }
 }

@@ -13,7 +13,7 @@ import fsil.api.Params;
 import fsil.api.Prediction;
 import fsil.api.Session;
 import fsil.api.SessionContext;
-import fsil.api.TaskKind;
+import fsil.api.Capability;
 import fsil.core.random.RandomStreams;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.ejml.data.DMatrixRMaj;
@@ -147,7 +147,7 @@ class BavardageMethodTest {
             }
         }
         // the default preset needs the base classes to resolve, unless both values are given
-        assertEquals("auto", METHOD.defaults().get(BavardageMethod.PRESET));
+        assertEquals(Preset.AUTO, METHOD.defaults().get(BavardageMethod.PRESET));
         InvalidParameterException e = assertThrows(InvalidParameterException.class,
                 () -> BavardageConfig.from(METHOD.defaults()));
         assertTrue(e.getMessage().contains("t_vb and s_max"), e.getMessage());
@@ -250,7 +250,7 @@ class BavardageMethodTest {
     void inductiveContextSolvesEveryQueryOnItsOwn() {
         LabeledEpisode ep = episodes(EASY, 8, 1, 5, false).get(0);
         Learner l = learner(EASY, Map.of());
-        Session s = l.newSession(new SessionContext(TaskKind.FEWSHOT_EPISODE, 32, false, 1, SessionContext.DIRECT));
+        Session s = l.newSession(new SessionContext(Capability.INDUCTIVE_FEWSHOT, 32, 1, SessionContext.DIRECT));
         s.learn(ep.support());
         Prediction all = s.predict(ep.queries());
         for (int i = 0; i < ep.queries().rows(); i += 13) {

@@ -58,7 +58,7 @@ class BavardageTunerTest {
             assertEquals(independent, c.accuracy(), 0.0);
             assertTrue(c.ci95() >= 0);
             assertEquals(Double.valueOf(c.values().get("t_vb")), c.params().get("t_vb"));
-            assertEquals(c.values().get("variant"), c.params().get("variant"));
+            assertEquals(c.values().get("variant"), c.params().text("variant"));
         }
         assertEquals("bavardage", r.best().values().get("variant"), "whitening + PLDA win on nuisance data");
     }

@@ -5,7 +5,7 @@ import fsil.api.SessionContext;
 import fsil.core.bench.BenchTimer;
 import fsil.core.bench.Benchmark;
 import fsil.core.gp.Kernel;
-import fsil.core.gp.Kernels;
+import fsil.core.gp.KernelFamily;
 import fsil.core.linalg.Cholesky;
 import fsil.core.linalg.CholeskyFactor;
 import fsil.core.pg.PolyaGammaSampler;
@@ -63,7 +63,7 @@ public final class GibbsSweepBenchmark implements Benchmark {
         for (int i = 0; i < n; i++) {
             right[i] = x.get(i, 0) > 0;
         }
-        Kernel kernel = Kernels.create("rbf", 8.0, 1.0);
+        Kernel kernel = KernelFamily.RBF.create(8.0, 1.0);
         DMatrixRMaj k = GibbsNode.priorCovariance(kernel, x, 1e-3);
         int reps = n >= 500 ? 3 : 7;
         double tChol = BenchTimer.medianSeconds(1, reps,

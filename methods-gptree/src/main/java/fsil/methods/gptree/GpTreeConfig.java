@@ -2,18 +2,18 @@ package fsil.methods.gptree;
 
 import fsil.api.Params;
 import fsil.core.gp.Kernel;
-import fsil.core.gp.Kernels;
+import fsil.core.gp.KernelFamily;
 
 /** The resolved parameters of one GP-Tree configuration (see {@link GpTreeMethod} for their documentation). */
 record GpTreeConfig(
         TreeBuilder.Kind tree,
         int kmeansRestarts,
-        String inference,
+        GpTreeMethod.Inference inference,
         GibbsNode.Options gibbs,
-        String gibbsKernel,
+        KernelFamily gibbsKernel,
         double gibbsOutputscale,
         double gibbsLengthscale,
-        String kernel,
+        KernelFamily kernel,
         double outputscale,
         double lengthscale,
         double viJitter,
@@ -23,24 +23,23 @@ record GpTreeConfig(
         int pretrainEpochs,
         int epochs,
         int batchSize,
-        String optimizer,
+        GpTreeMethod.Optimizer optimizer,
         double learningRate,
         boolean deepKernel,
         int dklHidden,
         int dklOut,
         boolean learnInducing,
         boolean learnHyper,
-        String novelTree) {
+        GpTreeMethod.NovelTree novelTree) {
 
     static GpTreeConfig of(Params p) {
         return new GpTreeConfig(
-                TreeBuilder.Kind.parse(p.get(GpTreeMethod.TREE)),
+                p.get(GpTreeMethod.TREE),
                 p.get(GpTreeMethod.KMEANS_RESTARTS),
                 p.get(GpTreeMethod.INFERENCE),
                 new GibbsNode.Options(p.get(GpTreeMethod.CHAINS), p.get(GpTreeMethod.STEPS),
-                        GibbsNode.Draw.valueOf(p.get(GpTreeMethod.DRAW).toUpperCase(java.util.Locale.ROOT)),
-                        p.get(GpTreeMethod.PREDICTIVE).equals("plug-in") ? GibbsNode.Predictive.PLUG_IN
-                                : GibbsNode.Predictive.GAUSS_HERMITE,
+                        p.get(GpTreeMethod.DRAW),
+                        p.get(GpTreeMethod.PREDICTIVE),
                         p.get(GpTreeMethod.GIBBS_JITTER)),
                 p.get(GpTreeMethod.GIBBS_KERNEL),
                 p.get(GpTreeMethod.GIBBS_OUTPUTSCALE),
@@ -51,7 +50,7 @@ record GpTreeConfig(
                 p.get(GpTreeMethod.VI_JITTER),
                 p.get(GpTreeMethod.INDUCING),
                 p.get(GpTreeMethod.NATURAL_LR),
-                p.get(GpTreeMethod.ELBO).equals("code") ? ViNode.Elbo.CODE : ViNode.Elbo.WENZEL,
+                p.get(GpTreeMethod.ELBO),
                 p.get(GpTreeMethod.PRETRAIN_EPOCHS),
                 p.get(GpTreeMethod.EPOCHS),
                 p.get(GpTreeMethod.BATCH_SIZE),
@@ -67,11 +66,11 @@ record GpTreeConfig(
 
     /** A fresh kernel for a Gibbs node (fixed hyperparameters). */
     Kernel newGibbsKernel() {
-        return Kernels.create(gibbsKernel, gibbsOutputscale, gibbsLengthscale);
+        return gibbsKernel.create(gibbsOutputscale, gibbsLengthscale);
     }
 
     /** A fresh kernel for a VI node (initial hyperparameters; learned per node). */
     Kernel newViKernel() {
-        return Kernels.create(kernel, outputscale, lengthscale);
+        return kernel.create(outputscale, lengthscale);
     }
 }

@@ -6,6 +6,7 @@ import fsil.api.Learner;
 import fsil.api.Method;
 import fsil.api.Param;
 import fsil.api.Params;
+import fsil.core.gp.KernelFamily;
 
 import java.util.EnumSet;
 import java.util.List;
@@ -19,33 +20,33 @@ import java.util.Set;
  * (Linderman et al. 2015) and {@code tree=random} is "GP-Tree Rnd". See the module README for every decision.
  */
 public final class GpTreeMethod implements Method {
-    static final Param<String> TREE = Param.choice("tree", "kmeans",
+    static final Param<TreeBuilder.Kind> TREE = Param.option("tree", TreeBuilder.Kind.KMEANS,
             "class tree: kmeans (GP-Tree: 2-means on normalised prototypes), random (balanced random splits, GP-Tree "
-                    + "Rnd), stick-break (a chain in label order, SBM-GP)", "kmeans", "random", "stick-break");
+                    + "Rnd), stick-break (a chain in label order, SBM-GP)");
     static final Param<Integer> KMEANS_RESTARTS = Param.integer("kmeans_restarts", 50, 1, 10_000,
             "k-means++ restarts per tree split (the authors' n_init = 50)");
-    static final Param<String> INFERENCE = Param.choice("inference", "auto",
+    static final Param<Inference> INFERENCE = Param.option("inference", Inference.AUTO,
             "node inference in the first learn(): auto (vi for the few-shot class-incremental base session, gibbs "
-                    + "otherwise), gibbs, vi; later sessions always use Gibbs nodes", "auto", "gibbs", "vi");
+                    + "otherwise), gibbs, vi; later sessions always use Gibbs nodes");
     static final Param<Integer> CHAINS = Param.integer("chains", 30, 1, 100_000, "Gibbs: parallel chains M");
     static final Param<Integer> STEPS = Param.integer("steps", 10, 0, 100_000,
             "Gibbs: sweeps T per chain (0 = the initial draw from the prior)");
-    static final Param<String> DRAW = Param.choice("draw", "pathwise",
+    static final Param<GibbsNode.Draw> DRAW = Param.option("draw", GibbsNode.Draw.PATHWISE,
             "Gibbs: how f | omega is drawn: pathwise (Matheron, O(n^2) after the factor) or covariance (Cholesky of "
-                    + "the explicitly formed posterior covariance)", "pathwise", "covariance");
-    static final Param<String> PREDICTIVE = Param.choice("predictive", "gauss-hermite",
+                    + "the explicitly formed posterior covariance)");
+    static final Param<GibbsNode.Predictive> PREDICTIVE = Param.option("predictive", GibbsNode.Predictive.GAUSS_HERMITE,
             "Gibbs: predictive per chain, E[sigmoid(f)] by 20-point Gauss-Hermite (Eq. 11-12) or plug-in "
-                    + "sigmoid(mean) (paper §C.1)", "gauss-hermite", "plug-in");
-    static final Param<String> GIBBS_KERNEL = Param.choice("gibbs_kernel", "rbf",
-            "Gibbs nodes: kernel on L2-normalised inputs", "rbf", "matern52", "linear");
+                    + "sigmoid(mean) (paper §C.1)");
+    static final Param<KernelFamily> GIBBS_KERNEL = Param.option("gibbs_kernel", KernelFamily.RBF,
+            "Gibbs nodes: kernel on L2-normalised inputs");
     static final Param<Double> GIBBS_OUTPUTSCALE = Param.real("gibbs_outputscale", 8.0, 1e-6, 1e6,
             "Gibbs nodes: kernel output scale (fixed; authors: 8)");
     static final Param<Double> GIBBS_LENGTHSCALE = Param.real("gibbs_lengthscale", 1.0, 1e-6, 1e6,
             "Gibbs nodes: kernel length scale (fixed; ignored by linear)");
     static final Param<Double> GIBBS_JITTER = Param.real("gibbs_jitter", 1e-3, 0.0, 1e3,
             "Gibbs nodes: constant added to the diagonal of K (authors: 1e-3)");
-    static final Param<String> KERNEL = Param.choice("kernel", "rbf",
-            "VI nodes: kernel on L2-normalised inputs (hyperparameters learned per node)", "rbf", "matern52", "linear");
+    static final Param<KernelFamily> KERNEL = Param.option("kernel", KernelFamily.RBF,
+            "VI nodes: kernel on L2-normalised inputs (hyperparameters learned per node)");
     static final Param<Double> OUTPUTSCALE = Param.real("outputscale", 4.0, 1e-6, 1e6,
             "VI nodes: initial output scale (authors: 4)");
     static final Param<Double> LENGTHSCALE = Param.real("lengthscale", 1.0, 1e-6, 1e6,
@@ -56,16 +57,16 @@ public final class GpTreeMethod implements Method {
             "inducing inputs per class (k-means init); also the base-class representatives in later sessions");
     static final Param<Double> NATURAL_LR = Param.real("natural_lr", 0.1, 1e-6, 1.0,
             "VI: natural-gradient step size rho on (eta, H) (authors' code: 0.1)");
-    static final Param<String> ELBO = Param.choice("elbo", "wenzel",
+    static final Param<ViNode.Elbo> ELBO = Param.option("elbo", ViNode.Elbo.WENZEL,
             "VI: bound used for gradients: wenzel (correct, batch sum scaled by n/s) or code (the authors': signs "
-                    + "flipped inside the theta bracket and no n/s scaling, spec §4.3)", "wenzel", "code");
+                    + "flipped inside the theta bracket and no n/s scaling, spec §4.3)");
     static final Param<Integer> PRETRAIN_EPOCHS = Param.integer("pretrain_epochs", 10, 0, 100_000,
             "deep kernel: cross-entropy pre-training epochs before the tree is built");
     static final Param<Integer> EPOCHS = Param.integer("epochs", 20, 0, 100_000, "VI: training epochs");
     static final Param<Integer> BATCH_SIZE = Param.integer("batch_size", 128, 1, 1_000_000,
             "VI and pre-training: minibatch size");
-    static final Param<String> OPTIMIZER = Param.choice("optimizer", "adam",
-            "optimiser for theta, inducing inputs and kernel hyperparameters: adam or sgd (momentum 0.9)", "adam", "sgd");
+    static final Param<Optimizer> OPTIMIZER = Param.option("optimizer", Optimizer.ADAM,
+            "optimiser for theta, inducing inputs and kernel hyperparameters: adam or sgd (momentum 0.9)");
     static final Param<Double> LEARNING_RATE = Param.real("learning_rate", 1e-3, 1e-8, 10.0, "optimiser learning rate");
     static final Param<Boolean> DEEP_KERNEL = Param.bool("deep_kernel", true,
             "VI: learn a feature map g_theta (MLP) under the kernel; false = kernel on the features themselves");
@@ -73,10 +74,19 @@ public final class GpTreeMethod implements Method {
     static final Param<Integer> DKL_OUT = Param.integer("dkl_out", 128, 1, 100_000, "deep kernel: embedding size");
     static final Param<Boolean> LEARN_INDUCING = Param.bool("learn_inducing", true, "VI: learn the inducing inputs");
     static final Param<Boolean> LEARN_HYPER = Param.bool("learn_hyper", true, "VI: learn each node's kernel hyperparameters");
-    static final Param<String> NOVEL_TREE = Param.choice("novel_tree", "gptree",
+    static final Param<NovelTree> NOVEL_TREE = Param.option("novel_tree", NovelTree.GPTREE,
             "how later learn() calls add classes: gptree (Gibbs sub-tree over all novel classes + shared Gibbs root), "
                     + "session (sub-tree of this session's classes + new root), rebuild (whole tree rebuilt with Gibbs "
-                    + "nodes) - paper Table 4", "gptree", "session", "rebuild");
+                    + "nodes) - paper Table 4");
+
+    /** Node inference in the first learn(). */
+    enum Inference { AUTO, GIBBS, VI }
+
+    /** Optimiser of the VI parameters. */
+    enum Optimizer { ADAM, SGD }
+
+    /** How later learn() calls add classes to the tree. */
+    enum NovelTree { GPTREE, SESSION, REBUILD }
 
     private static final List<Param<?>> PARAMS = List.of(TREE, KMEANS_RESTARTS, INFERENCE, CHAINS, STEPS, DRAW,
             PREDICTIVE, GIBBS_KERNEL, GIBBS_OUTPUTSCALE, GIBBS_LENGTHSCALE, GIBBS_JITTER, KERNEL, OUTPUTSCALE,

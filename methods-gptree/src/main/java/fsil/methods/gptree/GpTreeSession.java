@@ -7,7 +7,7 @@ import fsil.api.LabeledData;
 import fsil.api.Prediction;
 import fsil.api.Session;
 import fsil.api.SessionContext;
-import fsil.api.TaskKind;
+import fsil.api.Capability;
 import fsil.core.concurrent.Parallel;
 import fsil.core.random.RandomStreams;
 import org.ejml.data.DMatrixRMaj;
@@ -92,9 +92,9 @@ final class GpTreeSession implements Session {
 
     private boolean useVi() {
         return switch (cfg.inference()) {
-            case "vi" -> true;
-            case "gibbs" -> false;
-            default -> ctx.kind() == TaskKind.FEWSHOT_CLASS_INCREMENTAL;
+            case VI -> true;
+            case GIBBS -> false;
+            case AUTO -> ctx.task() == Capability.FEWSHOT_CLASS_INCREMENTAL;
         };
     }
 
@@ -162,15 +162,15 @@ final class GpTreeSession implements Session {
         }
         int[] all = reps.keySet().stream().mapToInt(Integer::intValue).toArray();
         switch (cfg.novelTree()) {
-            case "session" -> {
+            case SESSION -> {
                 TreeNode sub = gibbsTree(emb, labels, classes, seed);
                 root = joinWithRoot(root, sub, all, seed);
             }
-            case "rebuild" -> {
+            case REBUILD -> {
                 Stack s = stack(all);
                 root = gibbsTree(s.x, s.labels, all, seed);
             }
-            default -> {
+            case GPTREE -> {
                 int[] novel = isBase.entrySet().stream().filter(en -> !en.getValue()).mapToInt(Map.Entry::getKey).toArray();
                 Stack s = stack(novel);
                 TreeNode sub = gibbsTree(s.x, s.labels, novel, seed);

@@ -5,7 +5,6 @@ import fsil.core.random.RandomStreams;
 import org.apache.commons.rng.UniformRandomProvider;
 
 import java.util.Arrays;
-import java.util.Locale;
 
 /**
  * Builds the class tree (paper §3.1, spec §1) by recursive binary partitions of a node's classes until every leaf
@@ -25,11 +24,7 @@ import java.util.Locale;
  */
 final class TreeBuilder {
     enum Kind {
-        KMEANS, RANDOM, STICK_BREAK;
-
-        static Kind parse(String s) {
-            return valueOf(s.toUpperCase(Locale.ROOT).replace('-', '_'));
-        }
+        KMEANS, RANDOM, STICK_BREAK
     }
 
     private final Kind kind;

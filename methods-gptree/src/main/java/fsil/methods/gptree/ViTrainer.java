@@ -108,7 +108,7 @@ final class ViTrainer {
     }
 
     private Optimizer newOptimizer() {
-        return cfg.optimizer().equals("sgd") ? new Sgd(cfg.learningRate(), 0.9) : new Adam(cfg.learningRate(), 0.0);
+        return cfg.optimizer() == GpTreeMethod.Optimizer.SGD ? new Sgd(cfg.learningRate(), 0.9) : new Adam(cfg.learningRate(), 0.0);
     }
 
     /** Cross-entropy pre-training of g_theta with a linear softmax head (Algorithm 1, first loop). */

@@ -2,7 +2,7 @@ package fsil.methods.gptree;
 
 import fsil.api.SessionContext;
 import fsil.core.gp.Kernel;
-import fsil.core.gp.Kernels;
+import fsil.core.gp.KernelFamily;
 import fsil.core.linalg.Cholesky;
 import fsil.core.linalg.CholeskyFactor;
 import fsil.core.linalg.JitterPolicy;
@@ -26,7 +26,7 @@ class NodeInferenceTest {
     private static final DMatrixRMaj QUERIES = new DMatrixRMaj(new double[][]{{1, 0}, {1, 1}, {-0.2, 1}, {0.5, 0.4}});
 
     private static Kernel kernel() {
-        return Kernels.create("rbf", 2.0, 0.7);
+        return KernelFamily.RBF.create(2.0, 0.7);
     }
 
     /** Exact E[g(f) lik(f)] / E[lik(f)] and log E[lik(f)] under f ~ N(0, K), by 2-D Gauss-Hermite over f = L z. */

@@ -6,7 +6,7 @@ import fsil.api.InvalidDataException;
 import fsil.api.LabeledData;
 import fsil.api.Prediction;
 import fsil.api.SessionContext;
-import fsil.api.TaskKind;
+import fsil.api.Capability;
 import org.junit.jupiter.api.Test;
 
 import java.util.Arrays;
@@ -46,7 +46,7 @@ class SessionTest {
         return (GpTreeSession) m.learner(m.params(Map.of("novel_tree", novelTree, "chains", "6", "epochs", "15",
                         "pretrain_epochs", "5", "batch_size", "32", "dkl_hidden", "16", "dkl_out", "8")),
                 fsil.api.Background.none(D)).newSession(
-                new SessionContext(TaskKind.FEWSHOT_CLASS_INCREMENTAL, D, false, 3, SessionContext.DIRECT));
+                new SessionContext(Capability.FEWSHOT_CLASS_INCREMENTAL, D, 3, SessionContext.DIRECT));
     }
 
     private static double accuracy(Prediction p, int[] y) {

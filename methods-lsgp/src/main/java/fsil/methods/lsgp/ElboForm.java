@@ -13,9 +13,5 @@ public enum ElboForm {
      * collapsed form with the tilt of the previous q(f) (the -1/2 theta (E[f^2]/tau^2 - c^2) term dropped).
      * Constants are those of {@link #CORRECT}.
      */
-    AUTHORS;
-
-    static ElboForm parse(String s) {
-        return s.equals("authors") ? AUTHORS : CORRECT;
-    }
+    AUTHORS
 }

@@ -15,17 +15,17 @@ record LsgpConfig(double tau, double mean, double trainMean, boolean gibbs, int 
 
     static LsgpConfig from(Params p) {
         return new LsgpConfig(p.get(LsgpMethod.TAU), p.get(LsgpMethod.MEAN), p.get(LsgpMethod.TRAIN_MEAN),
-                p.get(LsgpMethod.INFERENCE).equals("gibbs"), p.get(LsgpMethod.STEPS), p.get(LsgpMethod.TOL),
-                ElboForm.parse(p.get(LsgpMethod.ELBO)), p.get(LsgpMethod.QUERY_MEAN).equals("authors"),
+                p.get(LsgpMethod.INFERENCE) == LsgpMethod.Inference.GIBBS, p.get(LsgpMethod.STEPS), p.get(LsgpMethod.TOL),
+                p.get(LsgpMethod.ELBO), p.get(LsgpMethod.QUERY_MEAN) == LsgpMethod.QueryMean.AUTHORS,
                 p.get(LsgpMethod.MC_SAMPLES), p.get(LsgpMethod.GIBBS_BURNIN), p.get(LsgpMethod.GIBBS_SAMPLES),
-                p.get(LsgpMethod.GIBBS_LAMBDA).equals("blocked"),
-                p.get(LsgpMethod.META_TRAIN), p.get(LsgpMethod.LOSS).equals("pl"), p.get(LsgpMethod.TRAIN_STEPS),
+                p.get(LsgpMethod.GIBBS_LAMBDA) == LsgpMethod.GibbsLambda.BLOCKED,
+                p.get(LsgpMethod.META_TRAIN), p.get(LsgpMethod.LOSS) == LsgpMethod.Loss.PL, p.get(LsgpMethod.TRAIN_STEPS),
                 p.get(LsgpMethod.TRAIN_EPISODES), p.get(LsgpMethod.TRAIN_WAYS), p.get(LsgpMethod.TRAIN_SHOTS),
                 p.get(LsgpMethod.TRAIN_QUERIES), p.get(LsgpMethod.PL_SAMPLES),
-                p.get(LsgpMethod.FEATURE_MAP).equals("residual"), p.get(LsgpMethod.HIDDEN),
+                p.get(LsgpMethod.FEATURE_MAP) == LsgpMethod.FeatureMapKind.RESIDUAL, p.get(LsgpMethod.HIDDEN),
                 p.get(LsgpMethod.OUT_DIM), p.get(LsgpMethod.LR), p.get(LsgpMethod.KERNEL_LR),
                 p.get(LsgpMethod.OUTPUTSCALE), p.get(LsgpMethod.VAL_FRACTION), p.get(LsgpMethod.VAL_EPISODES),
-                p.get(LsgpMethod.SELECT).equals("best"), p.get(LsgpMethod.VAL_EVERY), p.get(LsgpMethod.CALIBRATE), p.get(LsgpMethod.CACHE));
+                p.get(LsgpMethod.SELECT) == LsgpMethod.Select.BEST, p.get(LsgpMethod.VAL_EVERY), p.get(LsgpMethod.CALIBRATE), p.get(LsgpMethod.CACHE));
     }
 
     /** Steps between meta-validation checkpoints: {@code val_every}, or train_episodes/10 (at least 1) when 0. */

@@ -32,35 +32,35 @@ public final class LsgpMethod implements Method {
             "constant prior mean a of the latent GPs at test time (the paper uses -5 at test, 0 in training)");
     public static final Param<Double> TRAIN_MEAN = Param.real("train_mean", 0.0, -1e3, 1e3,
             "constant prior mean a during meta-training and meta-validation");
-    public static final Param<String> INFERENCE = Param.choice("inference", "mean-field",
+    public static final Param<Inference> INFERENCE = Param.option("inference", Inference.MEAN_FIELD,
             "task-level inference: mean-field = closed-form coordinate ascent (paper Eq. 4.4); gibbs = Gibbs sampling "
-                    + "of the augmented model (spec §6)", "mean-field", "gibbs");
+                    + "of the augmented model (spec §6)");
     public static final Param<Integer> STEPS = Param.integer("steps", 20, 1, 100_000,
             "mean-field steps at test time (paper: 20; the authors' code uses 30)");
     public static final Param<Double> TOL = Param.real("tol", 0.0, 0.0, 1e6,
             "stop the test-time mean-field early when no posterior mean changes by more than this (0 = run all steps)");
-    public static final Param<String> ELBO = Param.choice("elbo", "correct",
+    public static final Param<ElboForm> ELBO = Param.option("elbo", ElboForm.CORRECT,
             "correct = the evidence lower bound of spec §3; authors = the authors' code (alpha/C term once per point, "
-                    + "collapsed form with the previous tilt): not a bound", "correct", "authors");
-    public static final Param<String> QUERY_MEAN = Param.choice("query_mean", "correct",
+                    + "collapsed form with the previous tilt): not a bound");
+    public static final Param<QueryMean> QUERY_MEAN = Param.option("query_mean", QueryMean.CORRECT,
             "predictive mean at queries: correct = a + k_*^T K^-1 (mu - a 1); authors = k_*^T K^-1 mu "
-                    + "(the prior mean is not added back)", "correct", "authors");
+                    + "(the prior mean is not added back)");
     public static final Param<Integer> MC_SAMPLES = Param.integer("mc_samples", 1000, 1, 10_000_000,
             "Monte Carlo draws per query for the class probabilities (the authors' code: 10000 for accuracy)");
     public static final Param<Integer> GIBBS_BURNIN = Param.integer("gibbs_burnin", 20, 0, 1_000_000,
             "Gibbs sweeps discarded before keeping draws");
     public static final Param<Integer> GIBBS_SAMPLES = Param.integer("gibbs_samples", 30, 1, 1_000_000,
             "Gibbs sweeps kept (each contributes its Gaussian predictive given (omega, m))");
-    public static final Param<String> GIBBS_LAMBDA = Param.choice("gibbs_lambda", "blocked",
+    public static final Param<GibbsLambda> GIBBS_LAMBDA = Param.option("gibbs_lambda", GibbsLambda.BLOCKED,
             "Gibbs update of lambda: blocked = lambda | f with m integrated out, then m | lambda, f (mixes for any "
                     + "prior mean); conditional = m | lambda, f then lambda | m, as [R2]/[R3] (lambda moves ~1/C per "
-                    + "sweep: far from its posterior when the mean is very negative)", "blocked", "conditional");
+                    + "sweep: far from its posterior when the mean is very negative)");
     public static final Param<Boolean> META_TRAIN = Param.bool("meta_train", true,
             "meta-learn the feature map g_theta and the kernel outputscale on episodes of the base classes; false = "
                     + "cosine kernel on the given features with the initial outputscale");
-    public static final Param<String> LOSS = Param.choice("loss", "ml",
+    public static final Param<Loss> LOSS = Param.option("loss", Loss.ML,
             "meta-training objective: ml = the ELBO of each episode; pl = the Monte Carlo log predictive likelihood of "
-                    + "the episode's queries given its support (spec §4, proper form)", "ml", "pl");
+                    + "the episode's queries given its support (spec §4, proper form)");
     public static final Param<Integer> TRAIN_STEPS = Param.integer("train_steps", 2, 1, 1000,
             "mean-field steps inside each training episode, differentiated through (paper: 2)");
     public static final Param<Integer> TRAIN_EPISODES = Param.integer("train_episodes", 1000, 0, 100_000_000,
@@ -73,10 +73,10 @@ public final class LsgpMethod implements Method {
             "query samples per class in meta-training episodes (capped by the samples a class has)");
     public static final Param<Integer> PL_SAMPLES = Param.integer("pl_samples", 100, 1, 1_000_000,
             "Monte Carlo draws per query in the pl loss");
-    public static final Param<String> FEATURE_MAP = Param.choice("feature_map", "residual",
+    public static final Param<FeatureMapKind> FEATURE_MAP = Param.option("feature_map", FeatureMapKind.RESIDUAL,
             "g_theta on the backbone features: residual = x + mlp(x) with the last layer initialised at 0 (starts at "
                     + "the backbone's own cosine kernel; out_dim is the input dimension); mlp = mlp(x) from a random "
-                    + "initialisation, as the authors' network trained from scratch", "residual", "mlp");
+                    + "initialisation, as the authors' network trained from scratch");
     public static final Param<Integer> HIDDEN = Param.integer("hidden", 256, 0, 100_000,
             "hidden width of the feature map g_theta (0 = a single linear layer)");
     public static final Param<Integer> OUT_DIM = Param.integer("out_dim", 128, 1, 100_000,
@@ -91,11 +91,11 @@ public final class LsgpMethod implements Method {
                     + "and the validation accuracy diagnostic");
     public static final Param<Integer> VAL_EPISODES = Param.integer("val_episodes", 100, 0, 1_000_000,
             "meta-validation episodes (same ways/shots/queries as training)");
-    public static final Param<String> SELECT = Param.choice("select", "best",
+    public static final Param<Select> SELECT = Param.option("select", Select.BEST,
             "which meta-trained parameters to keep: best = the checkpoint with the highest meta-validation accuracy "
                     + "(evaluated at step 0, the untrained kernel, and every val_every steps; ties keep the earlier "
                     + "step), as the authors' best_model.tar; last = the last iterate. Without meta-validation "
-                    + "(fewer than 2 held-out classes or val_episodes=0) best falls back to last", "best", "last");
+                    + "(fewer than 2 held-out classes or val_episodes=0) best falls back to last");
     public static final Param<Integer> VAL_EVERY = Param.integer("val_every", 0, 0, 100_000_000,
             "meta-training steps between meta-validation checkpoints for select=best (0 = train_episodes/10, at "
                     + "least 1)");
@@ -103,6 +103,24 @@ public final class LsgpMethod implements Method {
             "temperature-scale the class probabilities with a temperature fitted on the meta-validation episodes");
     public static final Param<Boolean> CACHE = Param.bool("cache", true,
             "cache the meta-trained model on disk under the background's cache directory");
+
+    /** Task-level inference at test time. */
+    public enum Inference { MEAN_FIELD, GIBBS }
+
+    /** The predictive mean at queries. */
+    public enum QueryMean { CORRECT, AUTHORS }
+
+    /** The Gibbs update of lambda. */
+    public enum GibbsLambda { BLOCKED, CONDITIONAL }
+
+    /** The meta-training objective. */
+    public enum Loss { ML, PL }
+
+    /** The feature map g_theta. */
+    public enum FeatureMapKind { RESIDUAL, MLP }
+
+    /** Which meta-trained parameters to keep. */
+    public enum Select { BEST, LAST }
 
     static final List<Param<?>> PARAMETERS = List.of(TAU, MEAN, TRAIN_MEAN, INFERENCE, STEPS, TOL, ELBO, QUERY_MEAN,
             MC_SAMPLES, GIBBS_BURNIN, GIBBS_SAMPLES, GIBBS_LAMBDA, META_TRAIN, LOSS, TRAIN_STEPS, TRAIN_EPISODES, TRAIN_WAYS,

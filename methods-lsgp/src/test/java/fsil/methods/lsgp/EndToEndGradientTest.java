@@ -1,7 +1,7 @@
 package fsil.methods.lsgp;
 
 import fsil.api.LabeledData;
-import fsil.api.testkit.ToyData;
+import fsil.testkit.ToyData;
 import fsil.core.gp.CosineKernel;
 import fsil.core.nn.Mlp;
 import fsil.core.random.RandomStreams;

@@ -13,7 +13,7 @@ import fsil.api.Learner;
 import fsil.api.Prediction;
 import fsil.api.Session;
 import fsil.api.SessionContext;
-import fsil.api.testkit.ToyData;
+import fsil.testkit.ToyData;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,6 +1,7 @@
 package fsil.methods.ncmforest;
 
 import fsil.api.InvalidParameterException;
+import fsil.api.Param;
 import fsil.api.Params;
 
 /**
@@ -29,7 +30,7 @@ record ForestConfig(
     ForestConfig {
         if (strategy == Strategy.RUST && split != SplitKind.NCM) {
             throw new InvalidParameterException("parameter 'strategy' = rust re-uses the class centroids of NCM split "
-                    + "nodes and needs split=ncm (got split=" + split.word + "); use uls, igt, rtst or retrain with "
+                    + "nodes and needs split=ncm (got split=" + Param.text(split) + "); use uls, igt, rtst or retrain with "
                     + "axis-aligned splits");
         }
     }
@@ -39,20 +40,20 @@ record ForestConfig(
                 p.get(NcmForestMethod.TREES),
                 p.get(NcmForestMethod.CANDIDATES),
                 p.get(NcmForestMethod.MIN_LEAF),
-                p.get(NcmForestMethod.MU_RULE).equals("min-split"),
+                p.get(NcmForestMethod.MU_RULE) == NcmForestMethod.MuRule.MIN_SPLIT,
                 p.get(NcmForestMethod.MAX_DEPTH),
-                SubsetSizeRule.of(p.get(NcmForestMethod.SUBSET_SIZE)),
+                p.get(NcmForestMethod.SUBSET_SIZE),
                 p.get(NcmForestMethod.SUBSET_FRACTION),
-                SplitKind.of(p.get(NcmForestMethod.SPLIT)),
+                p.get(NcmForestMethod.SPLIT),
                 p.get(NcmForestMethod.AXIS_FEATURES),
-                Strategy.of(p.get(NcmForestMethod.STRATEGY)),
+                p.get(NcmForestMethod.STRATEGY),
                 p.get(NcmForestMethod.PI),
-                SelectionRule.of(p.get(NcmForestMethod.SELECTION)),
-                ReservoirPolicy.of(p.get(NcmForestMethod.RUST_INSERTION)),
-                p.get(NcmForestMethod.RUST_NODES).equals("all"),
+                p.get(NcmForestMethod.SELECTION),
+                p.get(NcmForestMethod.RUST_INSERTION),
+                p.get(NcmForestMethod.RUST_NODES) == NcmForestMethod.RustNodes.ALL,
                 p.get(NcmForestMethod.BAGGING),
                 p.get(NcmForestMethod.LEAF_PRIOR),
-                p.get(NcmForestMethod.STANDARDIZE).equals("initial"));
+                p.get(NcmForestMethod.STANDARDIZE) == NcmForestMethod.Standardize.INITIAL);
     }
 
     /** Minimum number of samples in each child of a split (mu under the min-leaf rule, 1 under min-split). */

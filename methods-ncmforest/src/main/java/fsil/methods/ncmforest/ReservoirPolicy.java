@@ -17,33 +17,18 @@ enum ReservoirPolicy {
      * included with the same probability, but the expected |K^n| grows linearly with the number of classes,
      * E[s'] = s (m+2)/(m+1), not with its square root.
      */
-    ADD_ONLY("add-only"),
+    ADD_ONLY,
     /**
      * Vitter's Algorithm R with a fixed reservoir size: insert with probability s/(m+1) and, if inserted, evict a
      * uniformly chosen member. K^n stays a uniform s-subset of the pool.
      */
-    ALGORITHM_R("algorithm-r"),
+    ALGORITHM_R,
     /**
      * Keeps K^n a uniform subset of the size the subset rule gives for the grown pool, s' = size(m+1): insert
      * with probability s'/(m+1); if inserted and the set is now too large, evict a uniformly chosen old member;
      * if not inserted and the set is too small, add a uniformly chosen absent class of the pool.
      */
-    EXACT_UNIFORM("exact-uniform");
-
-    final String word;
-
-    ReservoirPolicy(String word) {
-        this.word = word;
-    }
-
-    static ReservoirPolicy of(String word) {
-        for (ReservoirPolicy s : values()) {
-            if (s.word.equals(word)) {
-                return s;
-            }
-        }
-        throw new IllegalArgumentException(word);
-    }
+    EXACT_UNIFORM;
 
     /**
      * One reservoir step.

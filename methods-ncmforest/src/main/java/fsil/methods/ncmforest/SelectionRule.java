@@ -11,26 +11,11 @@ enum SelectionRule {
      * selected subtrees hold a fraction pi of the tree's samples or the pool is empty. With this reading pi = 1
      * does not in general re-train the whole tree.
      */
-    SAMPLES("samples"),
+    SAMPLES,
     /**
      * The literal reading of "a fraction pi of the subtrees": |T_n| = number of nodes in the subtree of n;
      * ceil(pi * #split nodes) nodes are drawn (nesting allowed). pi = 1 selects the root, i.e. re-trains the whole
      * tree, as the paper states for RTST.
      */
-    NODES("nodes");
-
-    final String word;
-
-    SelectionRule(String word) {
-        this.word = word;
-    }
-
-    static SelectionRule of(String word) {
-        for (SelectionRule s : values()) {
-            if (s.word.equals(word)) {
-                return s;
-            }
-        }
-        throw new IllegalArgumentException(word);
-    }
+    NODES
 }

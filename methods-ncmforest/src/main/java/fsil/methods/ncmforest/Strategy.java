@@ -3,28 +3,13 @@ package fsil.methods.ncmforest;
 /** How a learned forest takes in a chunk of new classes (paper Sec. 4, spec A.5). */
 enum Strategy {
     /** Update leaf statistics: route the new samples to the leaves, change nothing else. */
-    ULS("uls"),
+    ULS,
     /** Incrementally grow trees: ULS, then grow every leaf that received samples. Split nodes never change. */
-    IGT("igt"),
+    IGT,
     /** Re-train subtrees: cut a random selection of subtrees to leaves, then grow as in IGT. */
-    RTST("rtst"),
+    RTST,
     /** Re-use subtrees: reservoir-insert the new class centroid into selected split nodes, re-route, cut, grow. */
-    RUST("rust"),
+    RUST,
     /** Baseline: train a new forest from scratch on all the data seen so far. */
-    RETRAIN("retrain");
-
-    final String word;
-
-    Strategy(String word) {
-        this.word = word;
-    }
-
-    static Strategy of(String word) {
-        for (Strategy s : values()) {
-            if (s.word.equals(word)) {
-                return s;
-            }
-        }
-        throw new IllegalArgumentException(word);
-    }
+    RETRAIN
 }

@@ -6,26 +6,11 @@ package fsil.methods.ncmforest;
  */
 enum SubsetSizeRule {
     /** ceil(sqrt(m)) - the paper's choice. */
-    SQRT("sqrt"),
+    SQRT,
     /** ceil(log2(m)). The paper writes "log |K|" without a base; we use base 2. */
-    LOG("log"),
+    LOG,
     /** ceil(fraction * m), fraction = 0.2 in the paper's Fig. 3. */
-    FRACTION("fraction");
-
-    final String word;
-
-    SubsetSizeRule(String word) {
-        this.word = word;
-    }
-
-    static SubsetSizeRule of(String word) {
-        for (SubsetSizeRule s : values()) {
-            if (s.word.equals(word)) {
-                return s;
-            }
-        }
-        throw new IllegalArgumentException(word);
-    }
+    FRACTION;
 
     /** |K^n| for m classes at the node: the rule's value clamped to [2, m] (m itself when m &lt; 2). */
     int size(int m, double fraction) {

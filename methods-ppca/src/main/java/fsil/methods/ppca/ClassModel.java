@@ -54,7 +54,7 @@ final class ClassModel {
      * Fits the model to a class's moments: q_c = min(q, n - 1, d) components of the covariance M2 / (n - ddof)
      * (fewer when the covariance has numerically zero eigenvalues).
      */
-    static ClassModel fit(ClassStatistics s, int q, double lambda, double ddof, TopEigen.Solver solver, long seed) {
+    static ClassModel fit(ClassStatistics s, int q, double lambda, double ddof, PpcaMethod.Solver solver, long seed) {
         long n = s.count();
         int k = (int) Math.min(Math.min(q, n - 1), s.dimension());
         TopEigen.Pairs pairs = TopEigen.solve(s.covariance(ddof), k, lambda, solver, seed);

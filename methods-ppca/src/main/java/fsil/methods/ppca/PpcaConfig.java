@@ -13,13 +13,13 @@ import fsil.api.Params;
  * @param keepScatter  keep each class's exact scatter after learn() (exact merges of later samples)
  * @param temperature  probabilities are softmax(-score / (2 temperature))
  */
-record PpcaConfig(int q, double lambda, boolean logLik, double ddof, TopEigen.Solver solver, boolean keepScatter,
+record PpcaConfig(int q, double lambda, boolean logLik, double ddof, PpcaMethod.Solver solver, boolean keepScatter,
                   double temperature) {
 
     static PpcaConfig of(Params p) {
-        return new PpcaConfig(p.get(PpcaMethod.Q), p.get(PpcaMethod.LAMBDA), p.get(PpcaMethod.SCORE).equals("loglik"),
-                p.get(PpcaMethod.COVARIANCE).equals("biased") ? 0.0 : 1.0,
-                TopEigen.Solver.parse(p.get(PpcaMethod.SOLVER)), p.get(PpcaMethod.SCATTER).equals("keep"),
+        return new PpcaConfig(p.get(PpcaMethod.Q), p.get(PpcaMethod.LAMBDA), p.get(PpcaMethod.SCORE) == PpcaMethod.Score.LOGLIK,
+                p.get(PpcaMethod.COVARIANCE) == PpcaMethod.Covariance.BIASED ? 0.0 : 1.0,
+                p.get(PpcaMethod.SOLVER), p.get(PpcaMethod.SCATTER) == PpcaMethod.ScatterPolicy.KEEP,
                 p.get(PpcaMethod.TEMPERATURE));
     }
 }

@@ -24,26 +24,43 @@ public final class PpcaMethod implements Method {
                     + "0 = Euclidean nearest class mean (the paper's RBF baseline)");
     public static final Param<Double> LAMBDA = Param.real("lambda", 0.01, 1e-12, 1e12,
             "isotropic variance added to the top-q covariance: Sigma = L^T D L + lambda I (paper: 0.01)");
-    public static final Param<String> SCORE = Param.choice("score", "mahalanobis",
+    public static final Param<Score> SCORE = Param.option("score", Score.MAHALANOBIS,
             "class score: mahalanobis = (x - mu)^T Sigma^-1 (x - mu) (Eq. 7/10, the paper's classifier); "
-                    + "loglik = that plus log|Sigma| (Eq. 6/11, the Gaussian negative log-likelihood)",
-            "mahalanobis", "loglik");
-    public static final Param<String> COVARIANCE = Param.choice("covariance", "unbiased",
-            "sample covariance divisor: unbiased = n - 1 (paper Eq. 9), biased = n (the authors' notebooks)",
-            "unbiased", "biased");
-    public static final Param<String> SOLVER = Param.choice("solver", "auto",
+                    + "loglik = that plus log|Sigma| (Eq. 6/11, the Gaussian negative log-likelihood)");
+    public static final Param<Covariance> COVARIANCE = Param.option("covariance", Covariance.UNBIASED,
+            "sample covariance divisor: unbiased = n - 1 (paper Eq. 9), biased = n (the authors' notebooks)");
+    public static final Param<Solver> SOLVER = Param.option("solver", Solver.AUTO,
             "top-q eigenpairs: full = d x d eigen decomposition; gram = the n x n Gram matrix when n < d (exact); "
                     + "randomized = randomized block Krylov with a score-accuracy stop rule (exact fallback); "
-                    + "auto = randomized when q is small against the rank, else gram or full",
-            "auto", "full", "gram", "randomized");
-    public static final Param<String> SCATTER = Param.choice("scatter", "drop",
+                    + "auto = randomized when q is small against the rank, else gram or full");
+    public static final Param<ScatterPolicy> SCATTER = Param.option("scatter", ScatterPolicy.DROP,
             "what a class keeps after learn(): drop = its PPCA model only (O(q d) memory; more samples of the class "
                     + "in a later learn() are merged into the rank-q model, an approximation); keep = also its exact "
-                    + "scatter (later samples merge exactly; min(n, d) x d doubles per class)",
-            "drop", "keep");
+                    + "scatter (later samples merge exactly; min(n, d) x d doubles per class)");
     public static final Param<Double> TEMPERATURE = Param.real("temperature", 1.0, 1e-12, 1e12,
             "class probabilities are softmax(-score / (2 temperature)); 1 with score=loglik is the Gaussian "
                     + "posterior under equal priors");
+
+    /** The class score. */
+    public enum Score { MAHALANOBIS, LOGLIK }
+
+    /** The sample covariance divisor. */
+    public enum Covariance { UNBIASED, BIASED }
+
+    /** How to compute the top-q eigenpairs of a class scatter. */
+    public enum Solver {
+        /** Krylov when q is small against the rank and the exact solver is expensive, otherwise exact. */
+        AUTO,
+        /** Always the d x d eigen decomposition. */
+        FULL,
+        /** The Gram matrix when the covariance has fewer factor rows than dimensions, otherwise full. */
+        GRAM,
+        /** Always the randomized block Krylov method first (exact fallback when it does not converge). */
+        RANDOMIZED
+    }
+
+    /** What a class keeps after learn(). */
+    public enum ScatterPolicy { DROP, KEEP }
 
     @Override
     public String id() {

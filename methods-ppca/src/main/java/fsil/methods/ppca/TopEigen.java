@@ -59,22 +59,6 @@ final class TopEigen {
     /** Rows of a new Krylov block whose norm falls below this fraction by orthogonalisation are dropped. */
     private static final double DEFLATION = 1e-10;
 
-    /** How to compute the eigenpairs (the method's {@code solver} parameter). */
-    enum Solver {
-        /** Krylov when k is small against the rank and the exact solver is expensive, otherwise exact. */
-        AUTO,
-        /** Always the d x d eigen decomposition. */
-        FULL,
-        /** The Gram matrix when the covariance has fewer factor rows than dimensions, otherwise full. */
-        GRAM,
-        /** Always the randomized block Krylov method first (exact fallback when it does not converge). */
-        RANDOMIZED;
-
-        static Solver parse(String s) {
-            return valueOf(s.toUpperCase(Locale.ROOT));
-        }
-    }
-
     /** The computation that produced a result. */
     enum Method { NONE, FULL, GRAM, KRYLOV }
 
@@ -102,7 +86,7 @@ final class TopEigen {
      * @param lambda the PPCA noise variance (sets the Krylov stop rule)
      * @param seed   seed of the Krylov start block
      */
-    static Pairs solve(Scatter c, int k, double lambda, Solver solver, long seed) {
+    static Pairs solve(Scatter c, int k, double lambda, PpcaMethod.Solver solver, long seed) {
         int kk = Math.min(k, c.rankBound());
         if (kk <= 0 || c.scale() == 0) {
             return new Pairs(new double[0], new double[0], Method.NONE, 0, false);

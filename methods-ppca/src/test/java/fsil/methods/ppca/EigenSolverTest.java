@@ -32,7 +32,7 @@ class EigenSolverTest {
         return TestData.maxRelative(sb, sa, 1e-300);
     }
 
-    private static ClassModel fit(ClassStatistics s, int q, TopEigen.Solver solver) {
+    private static ClassModel fit(ClassStatistics s, int q, PpcaMethod.Solver solver) {
         return ClassModel.fit(s, q, LAMBDA, 1.0, solver, 42);
     }
 
@@ -40,8 +40,8 @@ class EigenSolverTest {
     @CsvSource({"30, 80, 10", "60, 200, 20", "10, 50, 20", "79, 80, 20"})
     void gramMatchesFull(int n, int d, int q) {
         ClassStatistics s = stats(n, d, TestData.powerLaw(40, 4.0, 1.0), 0.1, n + d);
-        ClassModel full = fit(s, q, TopEigen.Solver.FULL);
-        ClassModel gram = fit(s, q, TopEigen.Solver.GRAM);
+        ClassModel full = fit(s, q, PpcaMethod.Solver.FULL);
+        ClassModel gram = fit(s, q, PpcaMethod.Solver.GRAM);
         assertEquals(TopEigen.Method.GRAM, gram.eigen.method());
         assertEquals(full.rank, gram.rank);
         for (int i = 0; i < full.rank; i++) {
@@ -56,14 +56,14 @@ class EigenSolverTest {
             "400, 256, 50, 1.0"})
     void randomizedMatchesFullWithin1e6(int n, int d, int q, double alpha) {
         ClassStatistics s = stats(n, d, TestData.powerLaw(Math.min(d, 200), 10.0, alpha), 0.05, n + 7L * d);
-        ClassModel full = fit(s, q, TopEigen.Solver.FULL);
-        ClassModel rand = fit(s, q, TopEigen.Solver.RANDOMIZED);
+        ClassModel full = fit(s, q, PpcaMethod.Solver.FULL);
+        ClassModel rand = fit(s, q, PpcaMethod.Solver.RANDOMIZED);
         assertEquals(TopEigen.Method.KRYLOV, rand.eigen.method(), "converged without the exact fallback");
         assertEquals(full.rank, rand.rank);
         assertOrthonormal(rand);
         double diff = scoreDifference(full, rand, 300, 5);
         assertTrue(diff < 1e-6, "randomized vs full relative score difference " + diff);
-        ClassModel auto = fit(s, q, TopEigen.Solver.AUTO);
+        ClassModel auto = fit(s, q, PpcaMethod.Solver.AUTO);
         assertTrue(scoreDifference(full, auto, 300, 6) < 1e-6, "auto vs full");
     }
 
@@ -76,8 +76,8 @@ class EigenSolverTest {
         java.util.Arrays.fill(spectrum, 10.0);
         float[] x = TestData.gaussianClass(4000, new double[2 * d], spectrum, 0.0, 3);
         ClassStatistics s = ClassStatistics.ofRows(x, d, TestData.allRows(4000), 0, 4000);
-        ClassModel rand = ClassModel.fit(s, 5, LAMBDA, 1.0, TopEigen.Solver.RANDOMIZED, 1);
-        ClassModel full = fit(s, 5, TopEigen.Solver.FULL);
+        ClassModel rand = ClassModel.fit(s, 5, LAMBDA, 1.0, PpcaMethod.Solver.RANDOMIZED, 1);
+        ClassModel full = fit(s, 5, PpcaMethod.Solver.FULL);
         if (rand.eigen.fallback()) {
             assertEquals(TopEigen.Method.FULL, rand.eigen.method());
         }
@@ -96,7 +96,7 @@ class EigenSolverTest {
         for (int i = 8; i < d; i++) {
             c.data[i * d + i] = 0.01 / (i + 1);
         }
-        TopEigen.Pairs p = TopEigen.solve(Scatter.ofDense(c), 3, LAMBDA, TopEigen.Solver.RANDOMIZED, 5);
+        TopEigen.Pairs p = TopEigen.solve(Scatter.ofDense(c), 3, LAMBDA, PpcaMethod.Solver.RANDOMIZED, 5);
         assertTrue(p.fallback(), "the stop rule must not accept an arbitrary subspace of a degenerate cluster");
         assertEquals(TopEigen.Method.FULL, p.method());
     }
@@ -104,9 +104,9 @@ class EigenSolverTest {
     @Test
     void autoPicksGramForFewSamplesAndExactWhenQIsLarge() {
         ClassStatistics few = stats(40, 300, TestData.powerLaw(20, 1, 1), 0.1, 1);
-        assertEquals(TopEigen.Method.GRAM, fit(few, 20, TopEigen.Solver.AUTO).eigen.method());
+        assertEquals(TopEigen.Method.GRAM, fit(few, 20, PpcaMethod.Solver.AUTO).eigen.method());
         ClassStatistics many = stats(500, 40, TestData.powerLaw(20, 1, 1), 0.1, 2);
-        assertEquals(TopEigen.Method.FULL, fit(many, 20, TopEigen.Solver.AUTO).eigen.method(), "q = 20 of d = 40");
+        assertEquals(TopEigen.Method.FULL, fit(many, 20, PpcaMethod.Solver.AUTO).eigen.method(), "q = 20 of d = 40");
     }
 
     @Test
@@ -123,7 +123,7 @@ class EigenSolverTest {
             }
         }
         ClassStatistics s = ClassStatistics.ofRows(x, d, TestData.allRows(n), 0, n);
-        for (TopEigen.Solver solver : TopEigen.Solver.values()) {
+        for (PpcaMethod.Solver solver : PpcaMethod.Solver.values()) {
             ClassModel m = fit(s, 20, solver);
             assertEquals(3, m.rank, solver + " keeps the 3 real components");
         }
@@ -136,19 +136,19 @@ class EigenSolverTest {
         int d = 16;
         float[] x = TestData.gaussianClass(3, new double[2 * d], TestData.powerLaw(8, 1, 1), 0.1, 6);
         int[] rows = TestData.allRows(3);
-        assertEquals(0, fit(ClassStatistics.ofRows(x, d, rows, 0, 1), 20, TopEigen.Solver.AUTO).rank, "1-shot");
-        assertEquals(1, fit(ClassStatistics.ofRows(x, d, rows, 0, 2), 20, TopEigen.Solver.AUTO).rank, "2-shot");
-        assertEquals(2, fit(ClassStatistics.ofRows(x, d, rows, 0, 3), 20, TopEigen.Solver.AUTO).rank, "3-shot");
+        assertEquals(0, fit(ClassStatistics.ofRows(x, d, rows, 0, 1), 20, PpcaMethod.Solver.AUTO).rank, "1-shot");
+        assertEquals(1, fit(ClassStatistics.ofRows(x, d, rows, 0, 2), 20, PpcaMethod.Solver.AUTO).rank, "2-shot");
+        assertEquals(2, fit(ClassStatistics.ofRows(x, d, rows, 0, 3), 20, PpcaMethod.Solver.AUTO).rank, "3-shot");
         ClassModel biased = ClassModel.fit(ClassStatistics.ofRows(x, d, rows, 0, 1), 20, LAMBDA, 0.0,
-                TopEigen.Solver.AUTO, 1);
+                PpcaMethod.Solver.AUTO, 1);
         assertEquals(0, biased.rank, "biased covariance of one sample is 0");
     }
 
     @Test
     void biasedAndUnbiasedDifferByTheDivisorOnly() {
         ClassStatistics s = stats(25, 30, TestData.powerLaw(10, 1, 1), 0.1, 9);
-        ClassModel u = ClassModel.fit(s, 5, LAMBDA, 1.0, TopEigen.Solver.FULL, 1);
-        ClassModel b = ClassModel.fit(s, 5, LAMBDA, 0.0, TopEigen.Solver.FULL, 1);
+        ClassModel u = ClassModel.fit(s, 5, LAMBDA, 1.0, PpcaMethod.Solver.FULL, 1);
+        ClassModel b = ClassModel.fit(s, 5, LAMBDA, 0.0, PpcaMethod.Solver.FULL, 1);
         for (int i = 0; i < 5; i++) {
             assertEquals(u.variances[i] * 24 / 25, b.variances[i], 1e-12 * u.variances[0]);
         }
@@ -157,8 +157,8 @@ class EigenSolverTest {
     @Test
     void krylovIsDeterministicForASeed() {
         ClassStatistics s = stats(300, 200, TestData.powerLaw(100, 5, 1), 0.05, 12);
-        ClassModel a = fit(s, 20, TopEigen.Solver.RANDOMIZED);
-        ClassModel b = fit(s, 20, TopEigen.Solver.RANDOMIZED);
+        ClassModel a = fit(s, 20, PpcaMethod.Solver.RANDOMIZED);
+        ClassModel b = fit(s, 20, PpcaMethod.Solver.RANDOMIZED);
         assertFalse(a.eigen.fallback());
         assertEquals(java.util.Arrays.toString(a.variances), java.util.Arrays.toString(b.variances));
         assertEquals(java.util.Arrays.hashCode(a.basis), java.util.Arrays.hashCode(b.basis));

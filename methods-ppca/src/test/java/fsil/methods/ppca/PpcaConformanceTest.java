@@ -1,6 +1,6 @@
 package fsil.methods.ppca;
 
-import fsil.api.testkit.MethodConformance;
+import fsil.testkit.MethodConformance;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 

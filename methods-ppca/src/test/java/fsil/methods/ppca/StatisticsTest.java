@@ -117,7 +117,7 @@ class StatisticsTest {
         float[] x = TestData.gaussianClass(20, TestData.randomMean(d, 1, 4), TestData.powerLaw(10, 1, 1), 0.1, 5);
         int[] rows = TestData.allRows(20);
         ClassStatistics first = ClassStatistics.ofRows(x, d, rows, 0, n1);
-        ClassModel m = ClassModel.fit(first, 50, 0.01, 1.0, TopEigen.Solver.FULL, 1);
+        ClassModel m = ClassModel.fit(first, 50, 0.01, 1.0, PpcaMethod.Solver.FULL, 1);
         assertEquals(n1 - 1, m.rank);
         ClassStatistics low = ClassStatistics.ofLowRank(d, m.count, m.mean, m.basis, m.variances, 1.0);
         low.merge(ClassStatistics.ofRows(x, d, rows, n1, 20));

@@ -16,7 +16,7 @@ class TheoremTest {
         double[] mean = TestData.randomMean(d, 2.0, seed);
         float[] x = TestData.gaussianClass(n, mean, TestData.powerLaw(Math.min(d, 12), 3.0, 1.0), 0.2, seed + 1);
         ClassStatistics s = ClassStatistics.ofRows(x, d, TestData.allRows(n), 0, n);
-        return ClassModel.fit(s, q, lambda, 1.0, TopEigen.Solver.FULL, seed);
+        return ClassModel.fit(s, q, lambda, 1.0, PpcaMethod.Solver.FULL, seed);
     }
 
     private static float[] queries(int m, ClassModel model, long seed) {

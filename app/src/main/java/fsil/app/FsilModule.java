@@ -1,0 +1,127 @@
+package fsil.app;
+
+import com.google.inject.AbstractModule;
+import com.google.inject.Provides;
+import com.google.inject.Singleton;
+import com.google.inject.multibindings.Multibinder;
+import fsil.api.Method;
+import fsil.api.Registry;
+import fsil.core.bench.Benchmark;
+import fsil.data.Dataset;
+import fsil.data.Datasets;
+import fsil.eval.protocol.Protocol;
+import fsil.eval.run.FeatureSource;
+import fsil.eval.run.Runner;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Guice assembly of the toolkit. Four plugin points, each a {@link Multibinder} filled with what
+ * {@link java.util.ServiceLoader} finds on the class path plus what is registered here or by another module:
+ * {@link Method}s, {@link Dataset}s, {@link Protocol}s and {@link Benchmark}s. Each becomes a {@link Registry}
+ * (one validation path: ids, duplicates, unknown ids with suggestions); {@link Plugins} holds the four.
+ *
+ * <pre>{@code
+ * Injector fsil = Guice.createInjector(new FsilModule().withMethods(new MyMethod()));
+ * Runner runner = fsil.getInstance(Runner.class);
+ * }</pre>
+ *
+ * Another Guice module can contribute plugins too:
+ * {@code Multibinder.newSetBinder(binder(), Method.class).addBinding().to(MyMethod.class)}.
+ */
+public final class FsilModule extends AbstractModule {
+    private final List<Method> methods = new ArrayList<>();
+    private final List<Dataset> datasets = new ArrayList<>();
+    private final List<Protocol> protocols = new ArrayList<>();
+    private FeatureSource features;
+    private Path cacheDir;
+
+    /** The discovered plugins, the datasets' features and the default cache directory. */
+    public FsilModule() {
+    }
+
+    /** The discovered methods plus these. */
+    public FsilModule(Method... extraMethods) {
+        withMethods(extraMethods);
+    }
+
+    public FsilModule withMethods(Method... more) {
+        methods.addAll(List.of(more));
+        return this;
+    }
+
+    public FsilModule withDatasets(Dataset... more) {
+        datasets.addAll(List.of(more));
+        return this;
+    }
+
+    public FsilModule withProtocols(Protocol... more) {
+        protocols.addAll(List.of(more));
+        return this;
+    }
+
+    /** Where runs get their features (default: the dataset plugins through their backbones, kept in memory). */
+    public FsilModule withFeatures(FeatureSource source) {
+        this.features = source;
+        return this;
+    }
+
+    /** The cache directory (default: {@link #defaultCacheDir()}); null keeps the default. */
+    public FsilModule withCacheDir(Path dir) {
+        this.cacheDir = dir;
+        return this;
+    }
+
+    @Override
+    protected void configure() {
+        plugins(Method.class, methods);
+        plugins(Dataset.class, datasets);
+        plugins(Protocol.class, protocols);
+        plugins(Benchmark.class, List.of());
+    }
+
+    private <T> void plugins(Class<T> type, List<T> extra) {
+        Multibinder<T> binder = Multibinder.newSetBinder(binder(), type).permitDuplicates();
+        for (T t : Registry.load(type)) {
+            binder.addBinding().toInstance(t);
+        }
+        for (T t : extra) {
+            binder.addBinding().toInstance(t);
+        }
+    }
+
+    @Provides
+    @Singleton
+    Plugins plugins(Set<Method> m, Set<Dataset> d, Set<Protocol> p, Set<Benchmark> b) {
+        return new Plugins(new Registry<>("method", Method::id).registerAll(m),
+                new Registry<>("dataset", Dataset::name).registerAll(d),
+                new Registry<>("protocol", Protocol::name).registerAll(p),
+                new Registry<>("benchmark", Benchmark::id).registerAll(b));
+    }
+
+    @Provides
+    @Singleton
+    @CacheDir
+    Path cacheDir() {
+        return cacheDir != null ? cacheDir : defaultCacheDir();
+    }
+
+    @Provides
+    @Singleton
+    FeatureSource featureSource(Plugins plugins) {
+        return features != null ? features : new DatasetFeatures(plugins.datasets());
+    }
+
+    @Provides
+    Runner runner(Plugins plugins, FeatureSource source, @CacheDir Path cache) {
+        return new Runner(plugins.methods(), plugins.protocols(), source, cache);
+    }
+
+    /** $FSIL_CACHE, or ~/.cache/fsil. */
+    public static Path defaultCacheDir() {
+        return Datasets.defaultCacheDir();
+    }
+}

@@ -1,0 +1,12 @@
+package fsil.app;
+
+import fsil.api.Method;
+import fsil.api.Registry;
+import fsil.core.bench.Benchmark;
+import fsil.data.Dataset;
+import fsil.eval.protocol.Protocol;
+
+/** The plugins of this process by kind; {@link Registry#register} adds one later (e.g. from a notebook cell). */
+public record Plugins(Registry<Method> methods, Registry<Dataset> datasets, Registry<Protocol> protocols,
+                      Registry<Benchmark> benchmarks) {
+}

@@ -1,0 +1,55 @@
+package fsil.app.cli;
+
+import fsil.api.FsilException;
+import fsil.api.Registry;
+import fsil.core.bench.Benchmark;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+
+/** Lists or runs the registered benchmarks (each prints ratios against a reference measured in the same run). */
+@Command(name = "bench", description = {"List the benchmarks, or run one: fsil bench <id> [key=value ...].",
+        "Every benchmark prints timings as ratios against a reference measured in the same run."})
+final class BenchCommand implements Callable<Integer> {
+    @Parameters(index = "0", arity = "0..1", description = "benchmark id (omit to list them)")
+    String id;
+    @Parameters(index = "1..*", description = "options key=value")
+    List<String> options = new ArrayList<>();
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        Registry<Benchmark> all = Cli.plugins().benchmarks();
+        if (id == null) {
+            all.all().forEach(b -> out.printf("%-24s %s%n", b.id(), b.description()));
+            return 0;
+        }
+        Benchmark b = all.get(id);
+        Map<String, String> opts = new LinkedHashMap<>();
+        for (String kv : options) {
+            int eq = kv.indexOf('=');
+            if (eq <= 0) {
+                throw new FsilException("benchmark options are key=value, got '" + kv + "'");
+            }
+            opts.put(kv.substring(0, eq), kv.substring(eq + 1));
+        }
+        out.flush();
+        PrintStream ps = System.out;
+        b.run(opts, ps);
+        ps.flush();
+        return 0;
+    }
+}

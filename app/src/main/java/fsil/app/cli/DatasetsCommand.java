@@ -1,0 +1,54 @@
+package fsil.app.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import fsil.data.DatasetInfo;
+import com.google.inject.Injector;
+import com.google.inject.Key;
+import fsil.app.CacheDir;
+import fsil.app.Plugins;
+import fsil.data.Datasets;
+import java.nio.file.Path;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** Lists the datasets with availability, size, classes and splits. */
+@Command(name = "datasets", description = "List the datasets: availability, size, classes, splits.")
+final class DatasetsCommand implements Callable<Integer> {
+    @Option(names = "--json", description = "machine-readable output")
+    boolean json;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        Injector injector = Cli.injector(null);
+        List<DatasetInfo> all = Datasets.catalog(injector.getInstance(Plugins.class).datasets(),
+                injector.getInstance(Key.get(Path.class, CacheDir.class)));
+        if (json) {
+            out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(all));
+            return 0;
+        }
+        for (DatasetInfo d : all) {
+            out.printf("%s  -  %s%n", d.name(), d.description());
+            out.printf("    available: %s%s%n", d.available() ? "yes" : "NO", d.howToGet().isEmpty() ? "" : " (" + d.howToGet() + ")");
+            out.printf("    samples: %s (train %s, test %s), classes: %s, input dimension: %s%n", n(d.samples()),
+                    n(d.trainSamples()), n(d.testSamples()), n(d.classes()), n(d.dimension()));
+            d.splits().forEach(s -> out.println("    split: " + s));
+            out.println("    license: " + d.license());
+            out.println();
+        }
+        return 0;
+    }
+
+    private static String n(long v) {
+        return v < 0 ? "?" : Long.toString(v);
+    }
+}

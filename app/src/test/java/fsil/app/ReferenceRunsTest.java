@@ -1,0 +1,113 @@
+package fsil.app;
+
+import fsil.app.cli.Main;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * Refactors keep every number: each run file under {@code reference-runs/} (every protocol, every method, digits
+ * and synthetic data) is run through the command line, and its {@code summary.csv} must equal the one saved in
+ * {@code reference-runs/expected/} value for value, timings aside. A deliberate change of numbers regenerates
+ * the expected file in its own commit (see reference-runs/README.md).
+ */
+class ReferenceRunsTest {
+    /** Timings: measurements, not results. */
+    static final Pattern TIMING = Pattern.compile("(^|_)(fit_s|predict_s|s|seconds|cpu_seconds)$|_s_step\\d+$");
+    static final Path DIR = Path.of("..", "reference-runs");
+
+    @TempDir
+    Path tmp;
+
+    @TestFactory
+    Stream<DynamicTest> summariesAreUnchanged() throws IOException {
+        List<Path> files;
+        try (Stream<Path> s = Files.list(DIR)) {
+            files = s.filter(p -> p.toString().endsWith(".yaml")).sorted().toList();
+        }
+        return files.stream().map(f -> DynamicTest.dynamicTest(f.getFileName().toString(), () -> check(f)));
+    }
+
+    private void check(Path runFile) throws IOException {
+        String name = runFile.getFileName().toString().replace(".yaml", "");
+        Path out = tmp.resolve(name);
+        StringWriter err = new StringWriter();
+        int code = Main.execute(new String[]{"run", "--run-file", runFile.toString(), "--out", out.toString(),
+                "--cache", tmp.resolve("cache").toString(), "--quiet"}, new PrintWriter(new StringWriter()),
+                new PrintWriter(err));
+        assertEquals(0, code, err.toString());
+        Map<String, String> expected = values(DIR.resolve("expected").resolve(name + ".summary.csv"));
+        Map<String, String> actual = values(out.resolve("summary.csv"));
+        assertEquals(expected.keySet(), actual.keySet(), name + ": the same summary rows");
+        for (Map.Entry<String, String> e : expected.entrySet()) {
+            assertEquals(e.getValue(), actual.get(e.getKey()), name + ": " + e.getKey());
+        }
+    }
+
+    /**
+     * (method, dataset, protocol, setting, metric, step) -> "classes,value,ci95,ci95_t,std,n", timing metrics
+     * left out. Columns are found by name, so columns added later do not break the comparison.
+     */
+    static Map<String, String> values(Path summary) throws IOException {
+        List<String> lines = Files.readAllLines(summary);
+        List<String> header = List.of(lines.get(0).split(",", -1));
+        Map<String, String> out = new TreeMap<>();
+        for (String line : lines.subList(1, lines.size())) {
+            List<String> cells = csv(line);
+            Map<String, String> row = new TreeMap<>();
+            for (int i = 0; i < header.size(); i++) {
+                row.put(header.get(i), cells.get(i));
+            }
+            if (TIMING.matcher(row.get("metric")).find()) {
+                continue;
+            }
+            String key = String.join("|", row.get("method"), row.get("dataset"), row.get("protocol"),
+                    row.get("setting"), row.get("metric"), row.get("step"));
+            out.put(key, String.join(",", row.get("classes"), row.get("value"), row.get("ci95"), row.get("ci95_t"),
+                    row.get("std"), row.get("n")));
+        }
+        return out;
+    }
+
+    /** One CSV line: fields may be quoted (a setting label or a method variant with commas). */
+    static List<String> csv(String line) {
+        List<String> out = new java.util.ArrayList<>();
+        StringBuilder cur = new StringBuilder();
+        boolean quoted = false;
+        for (int i = 0; i < line.length(); i++) {
+            char c = line.charAt(i);
+            if (quoted) {
+                if (c == '"' && i + 1 < line.length() && line.charAt(i + 1) == '"') {
+                    cur.append('"');
+                    i++;
+                } else if (c == '"') {
+                    quoted = false;
+                } else {
+                    cur.append(c);
+                }
+            } else if (c == '"') {
+                quoted = true;
+            } else if (c == ',') {
+                out.add(cur.toString());
+                cur.setLength(0);
+            } else {
+                cur.append(c);
+            }
+        }
+        out.add(cur.toString());
+        return out;
+    }
+}

@@ -1,0 +1,255 @@
+package fsil.data;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import fsil.api.FeatureMatrix;
+import fsil.api.FsilException;
+import fsil.api.LabeledData;
+import fsil.core.nn.Adam;
+import fsil.core.nn.Mlp;
+import fsil.core.nn.Parameters;
+import fsil.core.nn.SoftmaxCrossEntropy;
+import fsil.core.random.RandomStreams;
+import fsil.data.BackboneSpec;
+import fsil.data.FeatureSet;
+import fsil.data.RawDataset;
+import fsil.data.io.AtomicFiles;
+import fsil.data.io.NpyReader;
+import fsil.data.io.NpyWriter;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The {@code pretrained-mlp} backbone: the standard frozen-backbone pipeline of the few-shot and incremental papers
+ * with an MLP in place of a CNN.
+ * <ol>
+ *   <li>Inputs are standardised per feature with the mean and standard deviation of the <em>base-class training
+ *       samples</em> (a standard deviation below 1e-6, e.g. an always-black border pixel, is replaced by 1).</li>
+ *   <li>An MLP {@code d -> hidden... } with ReLU after every layer, plus a linear classifier over the base classes,
+ *       is trained with softmax cross-entropy on the base-class training samples only: Adam (AdamW weight decay),
+ *       mini-batches in a fresh seeded random order each epoch, a fixed number of epochs. Seeds: MLP
+ *       initialisation {@code derive(seed, "init")}, classifier {@code derive(seed, "head")}, epoch e's order
+ *       {@code child(derive(seed, "order"), e)}.</li>
+ *   <li>The classifier is dropped; the MLP is frozen and its last hidden layer (after ReLU) gives the features of
+ *       every sample, base and novel, train and test.</li>
+ * </ol>
+ * The features are cached per (dataset, backbone configuration, seed, content hash of the raw data) under
+ * {@code <cache>/features/<key>/} as {@code train.npy}, {@code test.npy} (float32) and {@code meta.json} (the key,
+ * per-epoch training loss and accuracy, training time), written atomically with meta.json last.
+ */
+public final class PretrainedMlpBackbone {
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private PretrainedMlpBackbone() {
+    }
+
+    /** Result of training: the frozen map, the standardisation and the training log. */
+    public record Trained(Mlp mlp, float[] mean, float[] scale, List<Double> epochLoss, List<Double> epochAccuracy,
+                          double seconds) {
+    }
+
+    /** Features through the cache. */
+    public static FeatureSet apply(RawDataset raw, BackboneSpec spec, long seed, Path cacheDir) {
+        String key = raw.name() + "|" + spec.describe() + "|seed=" + seed + "|data=" + contentHash(raw);
+        Path dir = cacheDir.resolve("features").resolve(sha(key).substring(0, 24));
+        Path trainFile = dir.resolve("train.npy");
+        Path testFile = dir.resolve("test.npy");
+        Path metaFile = dir.resolve("meta.json");
+        FeatureMatrix train;
+        FeatureMatrix test;
+        if (Files.exists(metaFile) && Files.exists(trainFile) && Files.exists(testFile)) {
+            train = NpyReader.read(trainFile).toFeatureMatrix();
+            test = NpyReader.read(testFile).toFeatureMatrix();
+        } else {
+            Trained t = train(raw, spec, seed);
+            train = features(t, raw.train().features());
+            test = features(t, raw.test().features());
+            NpyWriter.writeFloat32(trainFile, train);
+            NpyWriter.writeFloat32(testFile, test);
+            Map<String, Object> meta = new LinkedHashMap<>();
+            meta.put("key", key);
+            meta.put("dataset", raw.name());
+            meta.put("backbone", spec.describe());
+            meta.put("seed", seed);
+            meta.put("base_classes", raw.splits().base().length);
+            meta.put("train_seconds", Math.round(t.seconds() * 10) / 10.0);
+            meta.put("epoch_loss", t.epochLoss());
+            meta.put("epoch_train_accuracy", t.epochAccuracy());
+            AtomicFiles.write(metaFile, out -> out.write(JSON.writeValueAsBytes(meta)));
+        }
+        if (train.rows() != raw.train().size() || test.rows() != raw.test().size()) {
+            throw new FsilException("feature cache " + dir + " does not match the dataset; delete it and retry");
+        }
+        return new FeatureSet(raw.name(), spec.describe(), key, raw.classes(),
+                new LabeledData(train, raw.train().labels()), new LabeledData(test, raw.test().labels()), raw.splits());
+    }
+
+    /** Trains the MLP on the base classes' training samples (see the class comment). */
+    public static Trained train(RawDataset raw, BackboneSpec spec, long seed) {
+        long t0 = System.nanoTime();
+        int[] base = raw.splits().base();
+        if (base.length < 2) {
+            throw new FsilException("pretrained-mlp needs at least 2 base classes to train on, dataset " + raw.name()
+                    + " has " + base.length + "; for a feature directory list them in splits/base.txt");
+        }
+        int maxLabel = raw.classes().size() - 1;
+        for (int c : base) {
+            maxLabel = Math.max(maxLabel, c);
+        }
+        int[] remap = new int[maxLabel + 1];
+        java.util.Arrays.fill(remap, -1);
+        for (int i = 0; i < base.length; i++) {
+            remap[base[i]] = i;
+        }
+        LabeledData tr = raw.train();
+        int[] labels = tr.labels();
+        List<Integer> rowsList = new ArrayList<>();
+        for (int i = 0; i < labels.length; i++) {
+            if (labels[i] < remap.length && remap[labels[i]] >= 0) {
+                rowsList.add(i);
+            }
+        }
+        int[] rows = rowsList.stream().mapToInt(Integer::intValue).toArray();
+        int[] y = new int[labels.length];
+        for (int r : rows) {
+            y[r] = remap[labels[r]];
+        }
+        int d = tr.dimension();
+        float[] x = tr.features().rawData();
+        // standardisation from the base-class training samples
+        double[] sum = new double[d];
+        double[] sq = new double[d];
+        for (int r : rows) {
+            for (int j = 0; j < d; j++) {
+                double v = x[r * d + j];
+                sum[j] += v;
+                sq[j] += v * v;
+            }
+        }
+        float[] mean = new float[d];
+        float[] scale = new float[d];
+        for (int j = 0; j < d; j++) {
+            double m = sum[j] / rows.length;
+            double var = Math.max(0, sq[j] / rows.length - m * m);
+            double sd = Math.sqrt(var);
+            mean[j] = (float) m;
+            scale[j] = (float) (sd < 1e-6 ? 1.0 : 1.0 / sd);
+        }
+        float[] xs = standardise(x, mean, scale);
+
+        int[] sizes = new int[spec.hidden().size() + 1];
+        sizes[0] = d;
+        for (int l = 0; l < spec.hidden().size(); l++) {
+            sizes[l + 1] = spec.hidden().get(l);
+        }
+        Mlp mlp = new Mlp(sizes, true, RandomStreams.derive(seed, "init"));
+        int h = mlp.outputSize();
+        Mlp head = new Mlp(new int[]{h, base.length}, false, RandomStreams.derive(seed, "head"));
+        Parameters params = new Parameters().addAll(mlp.parameters()).addAll(head.parameters());
+        Adam adam = new Adam(spec.learningRate(), spec.weightDecay());
+        int bs = spec.batchSize();
+        Mlp.Batch b = mlp.newBatch(bs);
+        Mlp.Batch hb = head.newBatch(bs);
+        int[] batchLabels = new int[bs];
+        List<Double> losses = new ArrayList<>();
+        List<Double> accs = new ArrayList<>();
+        long orderSeed = RandomStreams.derive(seed, "order");
+        for (int epoch = 0; epoch < spec.epochs(); epoch++) {
+            int[] order = rows.clone();
+            RandomStreams.shuffle(order, RandomStreams.child(orderSeed, epoch));
+            double lossSum = 0;
+            long correct = 0;
+            for (int from = 0; from < order.length; from += bs) {
+                int to = Math.min(order.length, from + bs);
+                int n = to - from;
+                b.setInput(xs, order, from, to);
+                for (int i = 0; i < n; i++) {
+                    batchLabels[i] = y[order[from + i]];
+                }
+                mlp.forward(b);
+                hb.resize(n);
+                System.arraycopy(b.output(), 0, hb.input(), 0, n * h);
+                head.forward(hb);
+                params.zeroGradients();
+                double loss = SoftmaxCrossEntropy.lossAndGradient(hb.output(), n, base.length, batchLabels, null,
+                        hb.outputGradient());
+                if (!Double.isFinite(loss)) {
+                    throw new FsilException("pretrained-mlp training diverged (loss " + loss + ") at epoch " + epoch
+                            + "; lower lr (now " + spec.learningRate() + ")");
+                }
+                correct += countCorrect(hb.output(), n, base.length, batchLabels);
+                head.backward(hb, true);
+                System.arraycopy(hb.inputGradient(), 0, b.outputGradient(), 0, n * h);
+                mlp.backward(b, false);
+                adam.step(params);
+                lossSum += loss * n;
+            }
+            losses.add(lossSum / order.length);
+            accs.add(correct / (double) order.length);
+        }
+        return new Trained(mlp, mean, scale, losses, accs, (System.nanoTime() - t0) / 1e9);
+    }
+
+    private static int countCorrect(double[] logits, int n, int k, int[] y) {
+        int c = 0;
+        for (int r = 0; r < n; r++) {
+            int best = 0;
+            for (int j = 1; j < k; j++) {
+                if (logits[r * k + j] > logits[r * k + best]) {
+                    best = j;
+                }
+            }
+            c += best == y[r] ? 1 : 0;
+        }
+        return c;
+    }
+
+    static float[] standardise(float[] x, float[] mean, float[] scale) {
+        int d = mean.length;
+        float[] out = new float[x.length];
+        for (int i = 0; i < x.length; i++) {
+            int j = i % d;
+            out[i] = (x[i] - mean[j]) * scale[j];
+        }
+        return out;
+    }
+
+    /** The frozen map's features for raw inputs {@code x}. */
+    public static FeatureMatrix features(Trained t, FeatureMatrix x) {
+        float[] xs = standardise(x.rawData(), t.mean(), t.scale());
+        return FeatureMatrix.wrap(x.rows(), t.mlp().outputSize(), t.mlp().transform(xs, x.rows(), 512));
+    }
+
+    /** A fast 64-bit hash of the raw features and labels (detects changed data behind the same name). */
+    static String contentHash(RawDataset raw) {
+        long h = 0x6A09E667F3BCC909L;
+        for (LabeledData part : new LabeledData[]{raw.train(), raw.test()}) {
+            for (float v : part.features().rawData()) {
+                h = RandomStreams.mix(h ^ Float.floatToIntBits(v));
+            }
+            for (int v : part.labels()) {
+                h = RandomStreams.mix(h ^ v);
+            }
+            h = RandomStreams.mix(h + part.dimension());
+        }
+        return Long.toHexString(h);
+    }
+
+    static String sha(String s) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
+                    .digest(s.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

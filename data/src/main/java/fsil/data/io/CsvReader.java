@@ -1,0 +1,237 @@
+package fsil.data.io;
+
+import fsil.api.FeatureMatrix;
+import fsil.api.InvalidDataException;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * Reads delimited text features with one label column: CSV, TSV or semicolon-separated, optionally gzipped.
+ * <ul>
+ *   <li>Delimiter: tab for {@code .tsv}/{@code .tab} files; otherwise detected from the first line (tab, then
+ *       semicolon, then comma).</li>
+ *   <li>Header: the first line is a header when any of its feature fields is not a number.</li>
+ *   <li>Labels: non-negative integers are class ids; otherwise the distinct label strings, sorted, become
+ *       classes 0..K-1 with those names.</li>
+ *   <li>Empty lines and lines starting with {@code #} are skipped.</li>
+ * </ul>
+ * Every error names the file, the line and the column.
+ */
+public final class CsvReader {
+
+    private CsvReader() {
+    }
+
+    /** Reads with the label in the last column. */
+    public static LabeledTable read(Path file) {
+        return read(file, -1);
+    }
+
+    /**
+     * Reads a delimited file.
+     *
+     * @param labelColumn index of the label column; negative counts from the end (-1 = last)
+     */
+    public static LabeledTable read(Path file, int labelColumn) {
+        try (InputStream in = InputFiles.open(file)) {
+            return read(file.toString(), in, delimiterFor(file), labelColumn);
+        } catch (IOException e) {
+            throw new UncheckedIOException(file + ": cannot read: " + e.getMessage(), e);
+        }
+    }
+
+    private static Character delimiterFor(Path file) {
+        String name = file.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
+        if (name.endsWith(".gz")) {
+            name = name.substring(0, name.length() - 3);
+        }
+        return name.endsWith(".tsv") || name.endsWith(".tab") ? Character.valueOf('\t') : null;
+    }
+
+    /**
+     * Reads delimited text from a stream.
+     *
+     * @param delimiter the delimiter, or null to detect it from the first line
+     */
+    public static LabeledTable read(String source, InputStream in, Character delimiter, int labelColumn)
+            throws IOException {
+        BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16);
+        FloatBuffer values = new FloatBuffer();
+        List<String> rawLabels = new ArrayList<>();
+        int columns = -1;
+        int labelCol = 0;
+        char delim = 0;
+        String line;
+        int lineNo = 0;
+        boolean first = true;
+        while ((line = reader.readLine()) != null) {
+            lineNo++;
+            if (line.isBlank() || line.startsWith("#")) {
+                continue;
+            }
+            if (first) {
+                delim = delimiter != null ? delimiter : detect(line);
+            }
+            String[] fields = split(line, delim);
+            if (first) {
+                columns = fields.length;
+                if (columns < 2) {
+                    throw new InvalidDataException(source + ": line " + lineNo + " has " + columns + " column; need"
+                            + " at least one feature column and a label column (delimiter '" + printable(delim)
+                            + "')");
+                }
+                labelCol = labelColumn < 0 ? columns + labelColumn : labelColumn;
+                if (labelCol < 0 || labelCol >= columns) {
+                    throw new InvalidDataException(source + ": label column " + labelColumn + " does not exist;"
+                            + " the file has " + columns + " columns");
+                }
+                first = false;
+                if (isHeader(fields, labelCol)) {
+                    continue;
+                }
+            } else if (fields.length != columns) {
+                throw new InvalidDataException(source + ": line " + lineNo + " has " + fields.length
+                        + " columns but the first line has " + columns);
+            }
+            for (int c = 0; c < columns; c++) {
+                if (c == labelCol) {
+                    rawLabels.add(fields[c].strip());
+                    continue;
+                }
+                String f = fields[c].strip();
+                float v;
+                try {
+                    v = Float.parseFloat(f);
+                } catch (NumberFormatException e) {
+                    throw new InvalidDataException(source + ": line " + lineNo + ", column " + (c + 1) + ": '"
+                            + f + "' is not a number");
+                }
+                if (!Float.isFinite(v)) {
+                    throw new InvalidDataException(source + ": line " + lineNo + ", column " + (c + 1) + ": value "
+                            + f + " is not finite; features must not contain NaN or Inf");
+                }
+                values.add(v);
+            }
+        }
+        if (columns < 0 || rawLabels.isEmpty()) {
+            throw new InvalidDataException(source + ": no data rows");
+        }
+        int n = rawLabels.size();
+        FeatureMatrix features = FeatureMatrix.wrap(n, columns - 1, values.toArray());
+        int[] labels = new int[n];
+        List<String> names = List.of();
+        if (allNonNegativeIntegers(rawLabels)) {
+            for (int i = 0; i < n; i++) {
+                labels[i] = Integer.parseInt(rawLabels.get(i));
+            }
+        } else {
+            names = new ArrayList<>(new TreeSet<>(rawLabels));
+            Map<String, Integer> ids = new HashMap<>();
+            for (int k = 0; k < names.size(); k++) {
+                ids.put(names.get(k), k);
+            }
+            for (int i = 0; i < n; i++) {
+                labels[i] = ids.get(rawLabels.get(i));
+            }
+        }
+        return new LabeledTable(source, features, labels, names);
+    }
+
+    private static boolean isHeader(String[] fields, int labelCol) {
+        for (int c = 0; c < fields.length; c++) {
+            if (c == labelCol) {
+                continue;
+            }
+            String f = fields[c].strip();
+            try {
+                Float.parseFloat(f);
+            } catch (NumberFormatException e) {
+                return !f.equalsIgnoreCase("nan") && !f.equalsIgnoreCase("inf");
+            }
+        }
+        return false;
+    }
+
+    private static boolean allNonNegativeIntegers(List<String> labels) {
+        for (String s : labels) {
+            if (s.isEmpty() || s.length() > 9) {
+                return false;
+            }
+            for (int i = 0; i < s.length(); i++) {
+                if (!Character.isDigit(s.charAt(i))) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private static char detect(String line) {
+        if (line.indexOf('\t') >= 0) {
+            return '\t';
+        }
+        if (line.indexOf(';') >= 0 && line.indexOf(',') < 0) {
+            return ';';
+        }
+        return ',';
+    }
+
+    private static String printable(char c) {
+        return c == '\t' ? "\\t" : String.valueOf(c);
+    }
+
+    /** Splits on the delimiter, honouring double quotes around fields (no escaped quotes inside). */
+    static String[] split(String line, char delim) {
+        if (line.indexOf('"') < 0) {
+            return line.split(java.util.regex.Pattern.quote(String.valueOf(delim)), -1);
+        }
+        List<String> out = new ArrayList<>();
+        StringBuilder cur = new StringBuilder();
+        boolean quoted = false;
+        for (int i = 0; i < line.length(); i++) {
+            char ch = line.charAt(i);
+            if (ch == '"') {
+                quoted = !quoted;
+            } else if (ch == delim && !quoted) {
+                out.add(cur.toString());
+                cur.setLength(0);
+            } else {
+                cur.append(ch);
+            }
+        }
+        out.add(cur.toString());
+        return out.toArray(new String[0]);
+    }
+
+    /** A growable float array (no boxing). */
+    static final class FloatBuffer {
+        private float[] data = new float[1024];
+        private int size;
+
+        void add(float v) {
+            if (size == data.length) {
+                if (data.length >= Integer.MAX_VALUE / 2) {
+                    throw new InvalidDataException("text file holds more than " + size + " values; too large");
+                }
+                data = Arrays.copyOf(data, data.length * 2);
+            }
+            data[size++] = v;
+        }
+
+        float[] toArray() {
+            return Arrays.copyOf(data, size);
+        }
+    }
+}
