@@ -168,7 +168,6 @@ public final class Wilcoxon {
         }
         double t = Math.min(wPlus, wMinus);
 
-
         if (used == Method.EXACT) {
             return new Result(t, wPlus, wMinus, exactTwoSided(wPlus, count), Double.NaN, Method.EXACT, count, nZero,
                     tied);

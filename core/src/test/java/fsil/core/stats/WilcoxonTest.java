@@ -35,6 +35,12 @@ class WilcoxonTest {
             Fixtures.close(Fixtures.number(c.get("w_plus")), r.wPlus(), STAT_REL, 1.0, name + " W+");
             double pTol = used == Method.EXACT ? 1e-10 : 1e-6;
             assertEquals(Fixtures.number(c.get("pvalue")), r.pValue(), pTol, name + " p");
+            if (c.has("scipy_auto_pvalue")) {
+                // Tied, no zeros, n <= 50: scipy 1.10's own 'auto' value is what forced EXACT reproduces.
+                Result forced = Wilcoxon.test(Fixtures.doubles(c.get("x")), Fixtures.doubles(c.get("y")), zm,
+                        Method.EXACT, c.get("correction").asBoolean());
+                assertEquals(c.get("scipy_auto_pvalue").asDouble(), forced.pValue(), 1e-10, name + " scipy auto");
+            }
             if (used == Method.APPROX) {
                 Fixtures.close(Fixtures.number(c.get("z")), r.z(), 1e-12, 1.0, name + " z");
             } else {
