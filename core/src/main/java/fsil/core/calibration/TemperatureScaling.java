@@ -26,8 +26,9 @@ package fsil.core.calibration;
  * T = 1/50 exactly (0 iterations, {@link TemperatureFit#atBound()} set) without searching, because in double
  * precision f becomes flat long before the bound and a search would stop anywhere on that plateau. Callers should treat
  * {@code atBound} as a warning (too few errors in the fitting data). The search can also end at an end of the range,
- * with {@code atBound} set, when the objective is monotone there, e.g. T = 50 when the labels are less likely than
- * the row's geometric-mean probability.
+ * with {@code atBound} set, when the objective is monotone there, e.g. T = 50 when f'(1/50) &gt;= 0, roughly when
+ * log p_y lies below its row's mean log p on average (a single row whose label is less likely than the row's
+ * geometric-mean probability).
  *
  * <p><b>Argmax.</b> Every step of {@link #apply} (floor, log, times beta &gt; 0, minus the row max, exp, divide by
  * the row sum) is monotone, so the order of probabilities within a row is never reversed and the argmax is kept.
