@@ -2,6 +2,7 @@ package fsil.methods.lsgp;
 
 import fsil.api.Background;
 import fsil.api.LabeledData;
+import fsil.core.calibration.TemperatureScaling;
 import fsil.core.gp.CosineKernel;
 import fsil.core.random.RandomStreams;
 import org.apache.commons.rng.UniformRandomProvider;
@@ -78,7 +79,7 @@ final class LsgpModel {
             diag.put("val_acc", v.accuracy());
             diag.put("val_nll", TemperatureScaling.nll(v.probabilities(), v.labels(), v.numClasses(), 1.0));
             if (cfg.calibrate()) {
-                temperature = TemperatureScaling.fit(v.probabilities(), v.labels(), v.numClasses());
+                temperature = TemperatureScaling.fit(v.probabilities(), v.labels(), v.numClasses()).temperature();
             }
         }
         diag.put("calibration_temperature", temperature);

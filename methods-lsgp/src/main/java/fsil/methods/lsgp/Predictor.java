@@ -1,5 +1,6 @@
 package fsil.methods.lsgp;
 
+import fsil.core.calibration.TemperatureScaling;
 import fsil.core.random.RandomStreams;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
@@ -86,7 +87,7 @@ final class Predictor {
                 out[j * numClasses + c] = acc[c] / total;
             }
             if (temperature != 1.0) {
-                TemperatureScaling.apply(out, j * numClasses, numClasses, temperature);
+                TemperatureScaling.applyRow(out, j * numClasses, numClasses, temperature);
             }
         }
         return out;
