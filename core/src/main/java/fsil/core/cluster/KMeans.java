@@ -1,5 +1,6 @@
 package fsil.core.cluster;
 
+import fsil.core.linalg.Distances;
 import fsil.core.random.RandomStreams;
 import org.apache.commons.rng.UniformRandomProvider;
 
@@ -107,7 +108,7 @@ public final class KMeans {
         double[] closest = new double[n];
         double potential = 0;
         for (int i = 0; i < n; i++) {
-            closest[i] = dist2(x, i * d, c, 0, d);
+            closest[i] = Distances.squared(x, i * d, c, 0, d);
             potential += closest[i];
         }
         int trials = 2 + (int) Math.floor(Math.log(k));
@@ -120,7 +121,7 @@ public final class KMeans {
                 int cand = potential > 0 ? sampleProportional(closest, potential, rng) : rng.nextInt(n);
                 double pot = 0;
                 for (int i = 0; i < n; i++) {
-                    candDist[i] = Math.min(closest[i], dist2(x, i * d, x, cand * d, d));
+                    candDist[i] = Math.min(closest[i], Distances.squared(x, i * d, x, cand * d, d));
                     pot += candDist[i];
                 }
                 if (pot < bestPot) {
@@ -240,9 +241,9 @@ public final class KMeans {
         boolean changed = false;
         for (int i = 0; i < n; i++) {
             int best = 0;
-            double bestD = dist2(x, i * d, c, 0, d);
+            double bestD = Distances.squared(x, i * d, c, 0, d);
             for (int l = 1; l < k; l++) {
-                double v = dist2(x, i * d, c, l * d, d);
+                double v = Distances.squared(x, i * d, c, l * d, d);
                 if (v < bestD) {
                     bestD = v;
                     best = l;
@@ -255,15 +256,6 @@ public final class KMeans {
             dist[i] = bestD;
         }
         return changed;
-    }
-
-    private static double dist2(double[] a, int ao, double[] b, int bo, int d) {
-        double s = 0;
-        for (int j = 0; j < d; j++) {
-            double t = a[ao + j] - b[bo + j];
-            s += t * t;
-        }
-        return s;
     }
 
     private static double meanVariance(double[] x, int n, int d) {

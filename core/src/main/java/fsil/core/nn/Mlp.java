@@ -55,6 +55,10 @@ public final class Mlp {
         return sizes.clone();
     }
 
+    public boolean reluOnOutput() {
+        return reluOnOutput;
+    }
+
     public List<Dense> layers() {
         return List.copyOf(layers);
     }

@@ -1,5 +1,6 @@
 package fsil.methods.baselines;
 
+import fsil.core.linalg.Distances;
 import fsil.api.Background;
 import fsil.api.Capability;
 import fsil.api.FeatureMatrix;
@@ -137,12 +138,7 @@ public final class KnnMethod implements Method {
                 }
                 int filled = 0;
                 for (int t = 0; t < n; t++) {
-                    double dist = 0;
-                    int off = t * dim;
-                    for (int j = 0; j < dim; j++) {
-                        double v = q[j] - x[off + j];
-                        dist += v * v;
-                    }
+                    double dist = Distances.squared(q, 0, x, t * dim, dim);
                     // Insertion into the sorted top-k; strict '<' keeps the earlier sample on ties.
                     if (filled < kk || dist < bestD[filled - 1]) {
                         int pos = filled < kk ? filled++ : kk - 1;

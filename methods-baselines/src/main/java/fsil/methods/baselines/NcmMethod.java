@@ -1,5 +1,6 @@
 package fsil.methods.baselines;
 
+import fsil.core.linalg.Distances;
 import fsil.api.Background;
 import fsil.api.Capability;
 import fsil.api.FeatureMatrix;
@@ -114,11 +115,7 @@ public final class NcmMethod implements Method {
                         }
                         logits[i * c + k] = (qn > 0 ? v / qn : 0) / temperature;
                     } else {
-                        for (int j = 0; j < dim; j++) {
-                            double t = q[j] - mu[mo + j];
-                            v += t * t;
-                        }
-                        logits[i * c + k] = -v / (2 * temperature);
+                        logits[i * c + k] = -Distances.squared(q, 0, mu, mo, dim) / (2 * temperature);
                     }
                 }
             }

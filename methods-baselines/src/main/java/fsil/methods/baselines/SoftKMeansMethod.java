@@ -11,7 +11,7 @@ import fsil.api.Param;
 import fsil.api.Params;
 import fsil.api.Prediction;
 import fsil.api.Session;
-import fsil.core.math.Softmax;
+import fsil.core.cluster.SoftKMeans;
 
 import java.util.EnumSet;
 import java.util.List;
@@ -93,71 +93,22 @@ public final class SoftKMeansMethod implements Method {
         };
     }
 
+    /** Soft k-means over support and queries together (core's {@link SoftKMeans}); the queries' assignments. */
     static Prediction softKMeans(LabeledData support, FeatureMatrix queries, double t, int iters, boolean normalize) {
         int d = support.dimension();
         int[] classes = support.classes();
         int c = classes.length;
         int ns = support.size();
         int nq = queries.rows();
-        double[] xs = toDouble(support.features(), normalize);
-        double[] xq = toDouble(queries, normalize);
+        double[] x = new double[(ns + nq) * d];
+        System.arraycopy(toDouble(support.features(), normalize), 0, x, 0, ns * d);
+        System.arraycopy(toDouble(queries, normalize), 0, x, ns * d, nq * d);
         int[] ys = new int[ns];
         for (int i = 0; i < ns; i++) {
             ys[i] = java.util.Arrays.binarySearch(classes, support.labels()[i]);
         }
-        double[] mu = new double[c * d];
-        double[] weight = new double[c];
-        for (int i = 0; i < ns; i++) {
-            weight[ys[i]]++;
-            for (int j = 0; j < d; j++) {
-                mu[ys[i] * d + j] += xs[i * d + j];
-            }
-        }
-        divideRows(mu, weight, c, d);
-        double[] p = new double[nq * c];
-        for (int it = 0; it < iters; it++) {
-            for (int i = 0; i < nq; i++) {
-                for (int k = 0; k < c; k++) {
-                    double dist = 0;
-                    for (int j = 0; j < d; j++) {
-                        double v = xq[i * d + j] - mu[k * d + j];
-                        dist += v * v;
-                    }
-                    p[i * c + k] = -t * dist;
-                }
-            }
-            Softmax.inPlaceRows(p, nq, c);
-            if (it == iters - 1) {
-                break;
-            }
-            java.util.Arrays.fill(mu, 0);
-            java.util.Arrays.fill(weight, 0);
-            for (int i = 0; i < ns; i++) {
-                weight[ys[i]]++;
-                for (int j = 0; j < d; j++) {
-                    mu[ys[i] * d + j] += xs[i * d + j];
-                }
-            }
-            for (int i = 0; i < nq; i++) {
-                for (int k = 0; k < c; k++) {
-                    double w = p[i * c + k];
-                    weight[k] += w;
-                    for (int j = 0; j < d; j++) {
-                        mu[k * d + j] += w * xq[i * d + j];
-                    }
-                }
-            }
-            divideRows(mu, weight, c, d);
-        }
-        return Prediction.of(classes, p);
-    }
-
-    private static void divideRows(double[] m, double[] w, int rows, int d) {
-        for (int k = 0; k < rows; k++) {
-            for (int j = 0; j < d; j++) {
-                m[k * d + j] /= w[k];
-            }
-        }
+        double[] r = SoftKMeans.run(x, ns + nq, d, ys, c, t, iters);
+        return Prediction.of(classes, java.util.Arrays.copyOfRange(r, ns * c, (ns + nq) * c));
     }
 
     private static double[] toDouble(FeatureMatrix m, boolean normalize) {

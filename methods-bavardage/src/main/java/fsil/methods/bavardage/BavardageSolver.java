@@ -1,5 +1,6 @@
 package fsil.methods.bavardage;
 
+import fsil.core.cluster.SoftKMeans;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

@@ -1,5 +1,7 @@
 package fsil.methods.bavardage;
 
+import fsil.core.cluster.SoftKMeans;
+import fsil.core.linalg.Distances;
 import fsil.core.math.Softmax;
 import org.apache.commons.numbers.gamma.Digamma;
 
@@ -110,12 +112,7 @@ final class IsotropicVbGmm {
         for (int i = 0; i < n; i++) {
             int zo = i * q;
             for (int c = 0; c < k; c++) {
-                int mo = c * q;
-                double d2 = 0;
-                for (int t = 0; t < q; t++) {
-                    double v = z[zo + t] - means[mo + t];
-                    d2 += v * v;
-                }
+                double d2 = Distances.squared(z, zo, means, c * q, q);
                 out[i * k + c] = mix[c] - 0.5 * tVb * d2 - 0.5 * q / beta[c];
             }
         }

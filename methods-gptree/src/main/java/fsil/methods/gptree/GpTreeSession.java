@@ -1,5 +1,6 @@
 package fsil.methods.gptree;
 
+import fsil.core.nn.FeatureMap;
 import fsil.api.FeatureMatrix;
 import fsil.api.FsilException;
 import fsil.api.InvalidDataException;
@@ -290,7 +291,7 @@ final class GpTreeSession implements Session {
 
     @Override
     public long memoryBytes() {
-        long b = map == null ? 0 : map.memoryBytes();
+        long b = map == null ? 0 : 8L * map.parameterCount();
         for (DMatrixRMaj z : reps.values()) {
             b += 8L * z.data.length;
         }

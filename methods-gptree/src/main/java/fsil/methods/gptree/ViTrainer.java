@@ -4,6 +4,7 @@ import fsil.core.cluster.KMeans;
 import fsil.core.concurrent.Parallel;
 import fsil.core.nn.Adam;
 import fsil.core.nn.Dense;
+import fsil.core.nn.FeatureMap;
 import fsil.core.nn.Mlp;
 import fsil.core.nn.Optimizer;
 import fsil.core.nn.Parameters;

@@ -29,17 +29,17 @@ import java.util.Optional;
  * of novel classes and the fitted temperature can be too low (over-sharpening).
  */
 final class LsgpModel {
-    private final DeepKernel kernel;
+    private final LsgpKernel kernel;
     private final double temperature;
     private final Map<String, Double> diagnostics;
 
-    private LsgpModel(DeepKernel kernel, double temperature, Map<String, Double> diagnostics) {
+    private LsgpModel(LsgpKernel kernel, double temperature, Map<String, Double> diagnostics) {
         this.kernel = kernel;
         this.temperature = temperature;
         this.diagnostics = Collections.unmodifiableMap(diagnostics);
     }
 
-    DeepKernel kernel() {
+    LsgpKernel kernel() {
         return kernel;
     }
 
@@ -60,14 +60,14 @@ final class LsgpModel {
         EpisodeSampler trainSampler = new EpisodeSampler(base, trainClasses);
         EpisodeSampler valSampler = new EpisodeSampler(base, valClasses);
         boolean canValidate = valSampler.classes() >= 2 && cfg.valEpisodes() > 0;
-        DeepKernel kernel;
+        LsgpKernel kernel;
         if (cfg.metaTrain() && cfg.trainEpisodes() > 0 && trainSampler.classes() >= 2) {
             kernel = trained(cfg, bg, trainClasses, cfg.selectBest() && canValidate ? valSampler : null, diag);
             // select=best without meta-validation keeps the last iterate; say so
             diag.put("select_fallback_last", cfg.selectBest() && !canValidate ? 1.0 : 0.0);
             diag.put("meta_trained", 1.0);
         } else {
-            kernel = new DeepKernel(null, false, Math.log(cfg.outputscale()));
+            kernel = LsgpKernel.fixed(cfg.outputscale());
             diag.put("meta_trained", 0.0);
         }
         diag.put("outputscale", kernel.outputscale());
@@ -137,7 +137,7 @@ final class LsgpModel {
     /**
      * @param valSampler the meta-validation classes for checkpoint selection, or null to keep the last iterate
      */
-    private static DeepKernel trained(LsgpConfig cfg, Background bg, int[] trainClasses, EpisodeSampler valSampler,
+    private static LsgpKernel trained(LsgpConfig cfg, Background bg, int[] trainClasses, EpisodeSampler valSampler,
                                       Map<String, Double> diag) {
         int d = bg.base().dimension();
         int[] sizes = cfg.mapSizes(d);
@@ -176,7 +176,7 @@ final class LsgpModel {
     record Validation(double[] probabilities, int[] labels, int numClasses, double accuracy) {
     }
 
-    static Validation validate(LsgpConfig cfg, LabeledData base, EpisodeSampler sampler, DeepKernel kernel,
+    static Validation validate(LsgpConfig cfg, LabeledData base, EpisodeSampler sampler, LsgpKernel kernel,
                                long seed) {
         int ways = Math.min(cfg.trainWays(), sampler.classes());
         UniformRandomProvider rng = RandomStreams.create(RandomStreams.derive(seed, "lsgp-validation"));

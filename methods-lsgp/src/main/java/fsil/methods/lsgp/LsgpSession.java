@@ -55,10 +55,10 @@ final class LsgpSession implements Session {
     }
 
     private void checkDimension(int d, String what) {
-        DeepKernel dk = model.kernel();
-        if (dk.hasMap() && dk.map().inputSize() != d) {
+        LsgpKernel dk = model.kernel();
+        if (dk.hasMap() && dk.map().inputDim() != d) {
             throw new InvalidDataException("lsgp: " + what + " have dimension " + d + " but the meta-trained feature "
-                    + "map expects " + dk.map().inputSize() + " (the base classes' dimension); use the same backbone "
+                    + "map expects " + dk.map().inputDim() + " (the base classes' dimension); use the same backbone "
                     + "for the background and the tasks");
         }
         if (dimension >= 0 && d != dimension) {

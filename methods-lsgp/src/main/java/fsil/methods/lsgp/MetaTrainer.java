@@ -3,6 +3,7 @@ package fsil.methods.lsgp;
 import fsil.api.LabeledData;
 import fsil.core.gp.CosineKernel;
 import fsil.core.nn.Adam;
+import fsil.core.nn.FeatureMap;
 import fsil.core.nn.Mlp;
 import fsil.core.nn.Parameters;
 import fsil.core.random.RandomStreams;
@@ -33,7 +34,7 @@ import java.util.function.ToDoubleFunction;
  */
 final class MetaTrainer {
     /** The trained kernel and what happened. */
-    record Result(DeepKernel kernel, double initialLoss, double finalLoss, int skipped, int episodes,
+    record Result(LsgpKernel kernel, double initialLoss, double finalLoss, int skipped, int episodes,
                   Selection selection) {
     }
 
@@ -57,7 +58,7 @@ final class MetaTrainer {
      *                  iterate; it must not keep the kernel it is given (its map is trained further)
      */
     static Result train(LsgpConfig cfg, LabeledData base, int[] trainClasses, long seed,
-                        ToDoubleFunction<DeepKernel> validator) {
+                        ToDoubleFunction<LsgpKernel> validator) {
         int d = base.dimension();
         int[] sizes = cfg.mapSizes(d);
         Mlp mlp = new Mlp(sizes, false, RandomStreams.derive(seed, "lsgp-feature-map"));
@@ -65,6 +66,7 @@ final class MetaTrainer {
             // zero last layer: g(x) = x at the start, i.e. the backbone's own cosine kernel
             java.util.Arrays.fill(mlp.layers().get(mlp.layers().size() - 1).weights(), 0.0);
         }
+        FeatureMap map = cfg.residual() ? FeatureMap.residual(mlp) : FeatureMap.of(mlp);
         double[] logS = {Math.log(cfg.outputscale())};
         Parameters kernelParams = new Parameters();
         double[] logSGrad = kernelParams.add(logS);
@@ -84,7 +86,7 @@ final class MetaTrainer {
         double lastSum = 0;
         int lastCount = 0;
         float[] x = base.features().rawData();
-        Checkpoints best = validator == null ? null : new Checkpoints(mlp, cfg.residual(), validator);
+        Checkpoints best = validator == null ? null : new Checkpoints(map, validator);
         if (best != null) {
             best.evaluate(0, logS[0]);
         }
@@ -95,18 +97,7 @@ final class MetaTrainer {
             }
             EpisodeSampler.Episode ep = sampler.sample(rng, ways, cfg.trainShots(), cfg.trainQueries());
             int rows = ep.rows().length;
-            batch.setInput(x, ep.rows(), 0, rows);
-            mlp.forward(batch);
-            DMatrixRMaj z = new DMatrixRMaj(rows, out);
-            System.arraycopy(batch.output(), 0, z.data, 0, rows * out);
-            if (cfg.residual()) {
-                int[] r = ep.rows();
-                for (int i = 0; i < rows; i++) {
-                    for (int j = 0; j < out; j++) {
-                        z.data[i * out + j] += x[r[i] * d + j];
-                    }
-                }
-            }
+            DMatrixRMaj z = map.forward(batch, x, ep.rows(), 0, rows);
             CosineKernel kernel = new CosineKernel(Math.exp(logS[0]));
             EpisodeObjective.Value v;
             try {
@@ -144,8 +135,7 @@ final class MetaTrainer {
             }
             mlp.parameters().zeroGradients();
             kernelParams.zeroGradients();
-            System.arraycopy(v.dz().data, 0, batch.outputGradient(), 0, rows * out);
-            mlp.backward(batch, false);
+            map.backward(batch, v.dz());
             logSGrad[0] = v.dLogOutputscale();
             adamMap.step(mlp.parameters());
             adamKernel.step(kernelParams);
@@ -154,7 +144,7 @@ final class MetaTrainer {
             throw new FsilException("lsgp meta-training failed: all " + skipped + " episodes had a non-finite loss or "
                     + "gradient. Try a larger tau, a smaller lr, or meta_train=false.");
         }
-        DeepKernel kernel = new DeepKernel(mlp, cfg.residual(), logS[0]);
+        LsgpKernel kernel = new LsgpKernel(map, logS[0]);
         Selection selection = null;
         if (best != null) {
             double lastAccuracy = best.evaluate(cfg.trainEpisodes(), logS[0]);
@@ -167,29 +157,27 @@ final class MetaTrainer {
 
     /** The best checkpoint so far: a copy of the map's weights and the log outputscale. */
     private static final class Checkpoints {
-        private final Mlp live;
-        private final Mlp kept;
-        private final boolean residual;
-        private final ToDoubleFunction<DeepKernel> validator;
+        private final FeatureMap live;
+        private final FeatureMap kept;
+        private final ToDoubleFunction<LsgpKernel> validator;
         private double keptLogS;
         private int step = -1;
         private double accuracy = Double.NEGATIVE_INFINITY;
         private int evaluations;
 
-        Checkpoints(Mlp live, boolean residual, ToDoubleFunction<DeepKernel> validator) {
+        Checkpoints(FeatureMap live, ToDoubleFunction<LsgpKernel> validator) {
             this.live = live;
-            this.kept = new Mlp(live.sizes(), false, 0L);
-            this.residual = residual;
+            this.kept = live.copy();
             this.validator = validator;
         }
 
         /** Validates the current parameters after {@code s} steps and keeps them if strictly better. */
         double evaluate(int s, double logS) {
-            double acc = validator.applyAsDouble(new DeepKernel(live, residual, logS));
+            double acc = validator.applyAsDouble(new LsgpKernel(live, logS));
             evaluations++;
             // strictly better only: ties keep the earlier (less trained) checkpoint; NaN never wins
             if (acc > accuracy || step < 0) {
-                DeepKernel.copyWeights(live, kept);
+                FeatureMap.copyWeights(live.mlp(), kept.mlp());
                 keptLogS = logS;
                 accuracy = acc;
                 step = s;
@@ -197,8 +185,8 @@ final class MetaTrainer {
             return acc;
         }
 
-        DeepKernel kernel() {
-            return new DeepKernel(kept, residual, keptLogS);
+        LsgpKernel kernel() {
+            return new LsgpKernel(kept, keptLogS);
         }
     }
 

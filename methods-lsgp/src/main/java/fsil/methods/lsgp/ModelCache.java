@@ -1,6 +1,7 @@
 package fsil.methods.lsgp;
 
 import fsil.core.nn.Dense;
+import fsil.core.nn.FeatureMap;
 import fsil.core.nn.Mlp;
 
 import java.io.BufferedInputStream;
@@ -33,7 +34,7 @@ final class ModelCache {
      * What is stored besides the weights; {@code selection} is null for the last iterate (then the file has exactly
      * the layout it had before checkpoint selection existed, so those files stay valid).
      */
-    record Entry(DeepKernel kernel, double initialLoss, double finalLoss, int skipped,
+    record Entry(LsgpKernel kernel, double initialLoss, double finalLoss, int skipped,
                  MetaTrainer.Selection selection) {
     }
 
@@ -88,7 +89,8 @@ final class ModelCache {
             if (in.read() == 1) {
                 selection = new MetaTrainer.Selection(in.readInt(), in.readDouble(), in.readDouble(), in.readInt());
             }
-            return Optional.of(new Entry(new DeepKernel(mlp, residual, logS), initial, last, skipped, selection));
+            FeatureMap map = residual ? FeatureMap.residual(mlp) : FeatureMap.of(mlp);
+            return Optional.of(new Entry(new LsgpKernel(map, logS), initial, last, skipped, selection));
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }
@@ -101,7 +103,7 @@ final class ModelCache {
     }
 
     static void write(Path file, String key, Entry entry) {
-        Mlp mlp = entry.kernel().map();
+        Mlp mlp = entry.kernel().map().mlp();
         Path dir = file.toAbsolutePath().getParent();
         Path tmp = null;
         try {

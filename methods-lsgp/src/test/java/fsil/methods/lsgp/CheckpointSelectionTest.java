@@ -44,17 +44,17 @@ class CheckpointSelectionTest {
         return LsgpConfig.from(m.params(p));
     }
 
-    static MetaTrainer.Result train(LsgpConfig cfg, ToDoubleFunction<DeepKernel> validator) {
+    static MetaTrainer.Result train(LsgpConfig cfg, ToDoubleFunction<LsgpKernel> validator) {
         return MetaTrainer.train(cfg, BASE, CLASSES, 11, validator);
     }
 
-    static double[] embed(DeepKernel k) {
+    static double[] embed(LsgpKernel k) {
         return k.embed(BASE.features()).data;
     }
 
     /** Sum of squares of the map's last layer: 0 for the untrained residual map, growing as training moves it. */
-    static double lastLayerNorm(DeepKernel k) {
-        Dense last = k.map().layers().get(k.map().layers().size() - 1);
+    static double lastLayerNorm(LsgpKernel k) {
+        Dense last = k.map().mlp().layers().get(k.map().mlp().layers().size() - 1);
         double s = 0;
         for (double w : last.weights()) {
             s += w * w;
@@ -71,7 +71,7 @@ class CheckpointSelectionTest {
         assertEquals(1.0, r.selection().accuracy());
         assertTrue(r.selection().lastAccuracy() < 1.0);
         assertEquals(0.0, lastLayerNorm(r.kernel()));
-        DeepKernel fixed = new DeepKernel(null, false, Math.log(config().outputscale()));
+        LsgpKernel fixed = LsgpKernel.fixed(config().outputscale());
         assertArrayEquals(embed(fixed), embed(r.kernel()), 1e-6, "step 0 of the residual map is the fixed kernel");
         assertEquals(config().outputscale(), r.kernel().outputscale(), 0.0);
         MetaTrainer.Result last = train(config("val_every", "10"), null);

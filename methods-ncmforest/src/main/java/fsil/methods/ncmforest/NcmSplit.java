@@ -1,5 +1,7 @@
 package fsil.methods.ncmforest;
 
+import fsil.core.linalg.Distances;
+
 import java.util.Arrays;
 
 /**

@@ -1,5 +1,7 @@
 package fsil.methods.ncmforest;
 
+import fsil.core.linalg.Distances;
+
 import fsil.api.Background;
 import fsil.api.FeatureMatrix;
 import fsil.api.LabeledData;

@@ -1,4 +1,4 @@
-package fsil.methods.bavardage;
+package fsil.core.cluster;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,17 +1,19 @@
-package fsil.methods.bavardage;
+package fsil.core.cluster;
 
+import fsil.core.linalg.Distances;
 import fsil.core.math.Softmax;
 
 import java.util.Arrays;
 
 /**
- * The soft k-means (EM with a shared isotropic covariance) that initialises BAVARDAGE (spec bavardage.md §2,
- * paper Alg. 1 "EM(X, T_km)"). Centroids start at the support means; each round computes
+ * Transductive soft k-means with clamped support (EM with a shared isotropic covariance), as BAVARDAGE's
+ * initialisation (spec bavardage.md §2, paper Alg. 1 "EM(X, T_km)") and the soft k-means baseline use it.
+ * Centroids start at the support means; each round computes
  * p_nk = softmax_k(-T_km ||x_n - mu_k||^2) with a plain stable softmax, overwrites the support rows with their
  * one-hot labels, and re-estimates mu_k = sum_n p_nk x_n / sum_n p_nk over all rows. The result is p from the
  * last round; the centroid update after it would not be used, so it is skipped.
  */
-final class SoftKMeans {
+public final class SoftKMeans {
     private SoftKMeans() {
     }
 
@@ -25,7 +27,7 @@ final class SoftKMeans {
      * @param rounds   number of rounds n_km (at least 1)
      * @return row-major N x k assignments, support rows one-hot
      */
-    static double[] run(double[] x, int n, int p, int[] support, int k, double t, int rounds) {
+    public static double[] run(double[] x, int n, int p, int[] support, int k, double t, int rounds) {
         double[] mu = new double[k * p];
         double[] weight = new double[k];
         for (int i = 0; i < support.length; i++) {
@@ -37,12 +39,7 @@ final class SoftKMeans {
         for (int round = 0; round < rounds; round++) {
             for (int i = 0; i < n; i++) {
                 for (int c = 0; c < k; c++) {
-                    double dist = 0;
-                    for (int j = 0; j < p; j++) {
-                        double v = x[i * p + j] - mu[c * p + j];
-                        dist += v * v;
-                    }
-                    r[i * k + c] = -t * dist;
+                    r[i * k + c] = -t * Distances.squared(x, i * p, mu, c * p, p);
                 }
             }
             Softmax.inPlaceRows(r, n, k);
@@ -67,7 +64,7 @@ final class SoftKMeans {
     }
 
     /** Overwrites the support rows of the row-major responsibilities with the one-hot labels. */
-    static void clampSupport(double[] r, int[] support, int k) {
+    public static void clampSupport(double[] r, int[] support, int k) {
         for (int i = 0; i < support.length; i++) {
             Arrays.fill(r, i * k, (i + 1) * k, 0);
             r[i * k + support[i]] = 1;
