@@ -7,6 +7,7 @@ import fsil.api.LabeledData;
 import fsil.api.Method;
 import fsil.api.Param;
 import fsil.api.Params;
+import fsil.core.random.EpisodeSampler;
 import fsil.core.random.RandomStreams;
 import fsil.data.FeatureSet;
 import fsil.data.SplitSet;
@@ -117,12 +118,7 @@ public final class FewShotClassIncrementalProtocol implements Protocol {
                     int[] rows = new int[cls.length * shots];
                     for (int k = 0; k < cls.length; k++) {
                         int[] r = inc.trainIndex().rows(cls[k]).clone();
-                        for (int i = 0; i < shots; i++) {
-                            int j = i + rng.nextInt(r.length - i);
-                            int t = r[i];
-                            r[i] = r[j];
-                            r[j] = t;
-                        }
+                        EpisodeSampler.partialShuffle(r, shots, rng);
                         System.arraycopy(r, 0, rows, k * shots, shots);
                     }
                     out.add(new Experience(out.size(), cls, inc.train().select(rows)));

@@ -8,13 +8,12 @@ import fsil.api.LabeledData;
 import fsil.api.Method;
 import fsil.api.Param;
 import fsil.api.Params;
+import fsil.core.random.EpisodeSampler;
+import fsil.core.random.QueryCounts;
 import fsil.core.random.RandomStreams;
 import fsil.data.FeatureSet;
-import org.apache.commons.rng.UniformRandomProvider;
-import org.apache.commons.rng.sampling.distribution.DirichletSampler;
 
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -46,9 +45,6 @@ public final class FewShotProtocol implements Protocol {
 
     /** How the Q queries are shared among the K classes. */
     public enum Allocation { BALANCED, DIRICHLET }
-
-    /** Redraws of Dirichlet counts before giving up (BAVARDAGE redraws until feasible). */
-    static final int MAX_DIRICHLET_DRAWS = 10_000;
 
     @Override
     public String name() {
@@ -125,24 +121,29 @@ public final class FewShotProtocol implements Protocol {
         private final int ways;
         private final int shots;
         private final int queries;
-        private final double alpha;
         private final int episodes;
         private final int[] pool;
         private final PooledRows rows;
+        private final EpisodeSampler sampler;
+        private final EpisodeSampler.Queries allocation;
         private final long seed;
-        private final boolean dirichlet;
 
         Plan(FeatureSet data, Params o, int[] pool, PooledRows rows, long seed, boolean dirichlet) {
             this.data = data;
             this.ways = o.get(WAYS);
             this.shots = o.get(SHOTS);
             this.queries = o.get(QUERIES);
-            this.alpha = o.get(ALPHA);
             this.episodes = o.get(EPISODES);
             this.pool = pool;
             this.rows = rows;
+            int[][] codes = new int[pool.length][];
+            for (int i = 0; i < pool.length; i++) {
+                codes[i] = rows.codes(pool[i]);
+            }
+            this.sampler = new EpisodeSampler(pool, codes);
+            this.allocation = dirichlet ? EpisodeSampler.Queries.dirichlet(queries, o.get(ALPHA))
+                    : EpisodeSampler.Queries.balanced(queries);
             this.seed = seed;
-            this.dirichlet = dirichlet;
         }
 
         @Override
@@ -157,60 +158,13 @@ public final class FewShotProtocol implements Protocol {
 
         /** The labelled episode of unit {@code index}: support, queries and the hidden query labels. */
         LabeledEpisode sample(int index) {
-            UniformRandomProvider rng = RandomStreams.child(seed, index);
-            int[] order = RandomStreams.permutation(pool.length, rng);
-            int[] classes = new int[ways];
-            for (int k = 0; k < ways; k++) {
-                classes[k] = pool[order[k]];
+            EpisodeSampler.Episode e = sampler.sample(RandomStreams.child(seed, index), ways, shots, allocation);
+            if (e == null) {
+                throw new FsilException("could not draw Dirichlet query counts that the classes' sizes allow in "
+                        + QueryCounts.MAX_DIRICHLET_DRAWS + " attempts (queries=" + queries + ", shots=" + shots
+                        + "). Use fewer --queries or a dataset with more samples per class.");
             }
-            Arrays.sort(classes);
-            int[] counts = queryCounts(classes, rng);
-            int[] support = new int[ways * shots];
-            int[] query = new int[queries];
-            int qAt = 0;
-            for (int k = 0; k < ways; k++) {
-                int[] codes = rows.codes(classes[k]);
-                int take = shots + counts[k];
-                // Partial Fisher-Yates: the first 'take' entries become a uniform random subset, in random order.
-                for (int i = 0; i < take; i++) {
-                    int j = i + rng.nextInt(codes.length - i);
-                    int t = codes[i];
-                    codes[i] = codes[j];
-                    codes[j] = t;
-                }
-                System.arraycopy(codes, 0, support, k * shots, shots);
-                System.arraycopy(codes, shots, query, qAt, counts[k]);
-                qAt += counts[k];
-            }
-            RandomStreams.shuffle(query, rng);
-            LabeledData s = rows.gather(support);
-            LabeledData q = rows.gather(query);
-            return new LabeledEpisode(s, q);
-        }
-
-        private int[] queryCounts(int[] classes, UniformRandomProvider rng) {
-            int[] counts = new int[ways];
-            if (!dirichlet) {
-                Arrays.fill(counts, queries / ways);
-                return counts;
-            }
-            DirichletSampler sampler = DirichletSampler.symmetric(rng, ways, alpha);
-            for (int attempt = 0; attempt < MAX_DIRICHLET_DRAWS; attempt++) {
-                counts = QueryAllocation.counts(sampler.sample(), queries);
-                boolean feasible = true;
-                for (int k = 0; k < ways; k++) {
-                    if (shots + counts[k] > rows.count(classes[k])) {
-                        feasible = false;
-                        break;
-                    }
-                }
-                if (feasible) {
-                    return counts;
-                }
-            }
-            throw new FsilException("could not draw Dirichlet query counts that the classes' sizes allow in "
-                    + MAX_DIRICHLET_DRAWS + " attempts (queries=" + queries + ", shots=" + shots
-                    + "). Use fewer --queries or a dataset with more samples per class.");
+            return new LabeledEpisode(rows.gather(e.support()), rows.gather(e.query()));
         }
 
         @Override
