@@ -5,6 +5,7 @@ import fsil.api.FsilException;
 import fsil.api.InvalidParameterException;
 import fsil.api.LabeledData;
 import fsil.api.Params;
+import fsil.core.random.EpisodeSampler;
 import fsil.core.random.RandomStreams;
 import org.apache.commons.rng.UniformRandomProvider;
 
@@ -348,58 +349,29 @@ public final class AutoTuning {
         }
     }
 
-    /** Seeded tuning episodes from the per-class row pools. */
+    /**
+     * Seeded tuning episodes from the per-class row pools, drawn by core's {@link EpisodeSampler} as the few-shot
+     * protocol draws its episodes: balanced (up to Q/K queries per class) or Dirichlet(2) query counts.
+     */
     static List<LabeledEpisode> episodes(LabeledData base, List<int[]> pool, int ways, Options o, boolean balanced,
                                          long seed) {
         List<LabeledEpisode> out = new ArrayList<>(o.episodes());
-        int[] classIndex = new int[pool.size()];
-        for (int i = 0; i < classIndex.length; i++) {
-            classIndex[i] = i;
-        }
+        int[] ids = java.util.stream.IntStream.range(0, pool.size()).toArray();
+        EpisodeSampler sampler = new EpisodeSampler(ids, pool.toArray(new int[0][]));
+        int minRows = pool.stream().mapToInt(r -> r.length).min().orElse(0);
         for (int e = 0; e < o.episodes(); e++) {
             UniformRandomProvider rng = RandomStreams.create(RandomStreams.derive(RandomStreams.derive(seed,
                     "episodes"), e));
-            int[] order = classIndex.clone();
-            partialShuffle(order, ways, rng);
-            int minRows = Integer.MAX_VALUE;
-            for (int c = 0; c < ways; c++) {
-                minRows = Math.min(minRows, pool.get(order[c]).length);
-            }
             int shots = Math.min(o.shots()[e % o.shots().length], minRows - 1);
-            int[] counts = new int[ways];
-            if (balanced) {
-                Arrays.fill(counts, Math.min(o.queries() / ways, minRows - shots));
-            } else {
-                counts = SyntheticFewShotData.dirichletCounts(rng, ways, o.queries(), DIRICHLET_ALPHA);
-                for (int c = 0; c < ways; c++) {
-                    counts[c] = Math.min(counts[c], pool.get(order[c]).length - shots);
-                }
+            EpisodeSampler.Queries queries = balanced ? EpisodeSampler.Queries.upTo(o.queries() / ways)
+                    : EpisodeSampler.Queries.dirichlet(o.queries(), DIRICHLET_ALPHA);
+            EpisodeSampler.Episode ep = sampler.sample(rng, ways, shots, queries);
+            if (ep == null) {
+                continue; // no Dirichlet counts these classes allow
             }
-            int nq = Arrays.stream(counts).sum();
-            int[] support = new int[ways * shots];
-            int[] query = new int[nq];
-            int at = 0;
-            for (int c = 0; c < ways; c++) {
-                int[] rows = pool.get(order[c]).clone();
-                partialShuffle(rows, shots + counts[c], rng);
-                System.arraycopy(rows, 0, support, c * shots, shots);
-                System.arraycopy(rows, shots, query, at, counts[c]);
-                at += counts[c];
-            }
-            LabeledData s = base.select(support);
-            LabeledData q = base.select(query);
-            out.add(new LabeledEpisode(s, q.features(), q.labels()));
+            LabeledData q = base.select(ep.query());
+            out.add(new LabeledEpisode(base.select(ep.support()), q.features(), q.labels()));
         }
         return out;
-    }
-
-    /** Puts a uniformly drawn ordered sample of size {@code m} in a[0..m). */
-    private static void partialShuffle(int[] a, int m, UniformRandomProvider rng) {
-        for (int i = 0; i < m; i++) {
-            int j = i + rng.nextInt(a.length - i);
-            int t = a[i];
-            a[i] = a[j];
-            a[j] = t;
-        }
     }
 }

@@ -2,9 +2,9 @@ package fsil.methods.bavardage;
 
 import fsil.api.FeatureMatrix;
 import fsil.api.LabeledData;
+import fsil.core.random.QueryCounts;
 import fsil.core.random.RandomStreams;
 import org.apache.commons.rng.UniformRandomProvider;
-import org.apache.commons.rng.sampling.distribution.AhrensDieterMarsagliaTsangGammaSampler;
 import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
 
 /**
@@ -183,48 +183,8 @@ public final class SyntheticFewShotData {
         return c;
     }
 
-    /**
-     * Query counts of the Dirichlet-unbalanced protocol (Veilleux et al.; spec bavardage.md §6.1): p ~ Dir(alpha 1),
-     * x = total p, rounded half-to-even; while the sum exceeds (falls short of) the total, the entry whose
-     * fractional part is closest to 0.5 (lowest index on ties) is floored (ceiled). A class can get 0 queries.
-     */
+    /** Query counts of the Dirichlet-unbalanced protocol: core's {@link QueryCounts} rule, Dirichlet(alpha). */
     public static int[] dirichletCounts(UniformRandomProvider rng, int ways, int total, double alpha) {
-        var gamma = AhrensDieterMarsagliaTsangGammaSampler.of(rng, alpha, 1);
-        double[] x = new double[ways];
-        double s = 0;
-        for (int k = 0; k < ways; k++) {
-            x[k] = gamma.sample();
-            s += x[k];
-        }
-        for (int k = 0; k < ways; k++) {
-            x[k] = total * x[k] / s;
-        }
-        int sum = roundedSum(x);
-        while (sum != total) {
-            int best = -1;
-            double bestGap = Double.POSITIVE_INFINITY;
-            for (int k = 0; k < ways; k++) {
-                double gap = Math.abs(x[k] - Math.floor(x[k]) - 0.5);
-                if (gap < bestGap) {
-                    bestGap = gap;
-                    best = k;
-                }
-            }
-            x[best] = sum > total ? Math.floor(x[best]) : Math.ceil(x[best]);
-            sum = roundedSum(x);
-        }
-        int[] counts = new int[ways];
-        for (int k = 0; k < ways; k++) {
-            counts[k] = (int) Math.rint(x[k]);
-        }
-        return counts;
-    }
-
-    private static int roundedSum(double[] x) {
-        int s = 0;
-        for (double v : x) {
-            s += (int) Math.rint(v);
-        }
-        return s;
+        return QueryCounts.dirichlet(rng, ways, total, alpha, counts -> true);
     }
 }

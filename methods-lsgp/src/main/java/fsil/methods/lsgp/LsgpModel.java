@@ -57,8 +57,8 @@ final class LsgpModel {
         int[][] split = split(base.classes(), cfg.valFraction(), bg.seed());
         int[] trainClasses = split[0];
         int[] valClasses = split[1];
-        EpisodeSampler trainSampler = new EpisodeSampler(base, trainClasses);
-        EpisodeSampler valSampler = new EpisodeSampler(base, valClasses);
+        EpisodeSampler trainSampler = new EpisodeSampler(base, trainClasses, cfg.trainShots());
+        EpisodeSampler valSampler = new EpisodeSampler(base, valClasses, cfg.trainShots());
         boolean canValidate = valSampler.classes() >= 2 && cfg.valEpisodes() > 0;
         LsgpKernel kernel;
         if (cfg.metaTrain() && cfg.trainEpisodes() > 0 && trainSampler.classes() >= 2) {

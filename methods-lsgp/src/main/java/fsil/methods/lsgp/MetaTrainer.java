@@ -74,7 +74,7 @@ final class MetaTrainer {
         Adam adamKernel = new Adam(cfg.kernelLr(), 0);
         UniformRandomProvider rng = RandomStreams.create(RandomStreams.derive(seed, "lsgp-episodes"));
         ZigguratSampler.NormalizedGaussian normal = ZigguratSampler.NormalizedGaussian.of(rng);
-        EpisodeSampler sampler = new EpisodeSampler(base, trainClasses);
+        EpisodeSampler sampler = new EpisodeSampler(base, trainClasses, cfg.trainShots());
         int ways = Math.min(cfg.trainWays(), trainClasses.length);
         int maxRows = sampler.maxRows(ways, cfg.trainShots(), cfg.trainQueries());
         Mlp.Batch batch = mlp.newBatch(maxRows);

@@ -116,7 +116,7 @@ class EndToEndGradientTest {
     @Test
     void episodeSamplerPutsTheSupportFirstAndKeepsItDisjointFromTheQueries() {
         LabeledData data = ToyData.clusters(new int[]{10, 11, 12, 13, 14, 15}, 9, 3, 1.0, 0.5, 1);
-        EpisodeSampler s = new EpisodeSampler(data, new int[]{10, 11, 12, 13, 14, 15});
+        EpisodeSampler s = new EpisodeSampler(data, new int[]{10, 11, 12, 13, 14, 15}, 2);
         EpisodeSampler.Episode e = s.sample(RandomStreams.create(4), 5, 2, 4);
         assertEquals(10, e.supportSize());
         assertEquals(30, e.rows().length);
