@@ -57,9 +57,9 @@ public final class Registry<T> {
     /** Adds a plugin; an invalid id, or an id taken by another plugin, is an error. */
     public synchronized Registry<T> register(T plugin) {
         String key = id.apply(plugin);
-        if (key == null || !key.matches("[a-z][a-z0-9-]*")) {
+        if (key == null || !key.matches("[a-z][a-z0-9_-]*")) {
             throw new FsilException(kind + " id '" + key + "' of " + plugin.getClass().getName()
-                    + " is invalid: use lower-case letters, digits and '-', starting with a letter");
+                    + " is invalid: use lower-case letters, digits, '-' and '_', starting with a letter");
         }
         T previous = plugins.get(key);
         if (previous != null && previous != plugin) {

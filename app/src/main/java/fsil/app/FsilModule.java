@@ -9,6 +9,7 @@ import fsil.api.Registry;
 import fsil.core.bench.Benchmark;
 import fsil.data.Dataset;
 import fsil.data.Datasets;
+import fsil.eval.metrics.Metric;
 import fsil.eval.protocol.Protocol;
 import fsil.eval.run.FeatureSource;
 import fsil.eval.run.Runner;
@@ -19,10 +20,11 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Guice assembly of the toolkit. Four plugin points, each a {@link Multibinder} filled with what
+ * Guice assembly of the toolkit. Five plugin points, each a {@link Multibinder} filled with what
  * {@link java.util.ServiceLoader} finds on the class path plus what is registered here or by another module:
- * {@link Method}s, {@link Dataset}s, {@link Protocol}s and {@link Benchmark}s. Each becomes a {@link Registry}
- * (one validation path: ids, duplicates, unknown ids with suggestions); {@link Plugins} holds the four.
+ * {@link Method}s, {@link Dataset}s, {@link Protocol}s, {@link Metric}s and {@link Benchmark}s. Each becomes a
+ * {@link Registry} (one validation path: ids, duplicates, unknown ids with suggestions); {@link Plugins} holds
+ * them.
  *
  * <pre>{@code
  * Injector fsil = Guice.createInjector(new FsilModule().withMethods(new MyMethod()));
@@ -36,6 +38,7 @@ public final class FsilModule extends AbstractModule {
     private final List<Method> methods = new ArrayList<>();
     private final List<Dataset> datasets = new ArrayList<>();
     private final List<Protocol> protocols = new ArrayList<>();
+    private final List<Metric> metrics = new ArrayList<>();
     private FeatureSource features;
     private Path cacheDir;
 
@@ -63,6 +66,11 @@ public final class FsilModule extends AbstractModule {
         return this;
     }
 
+    public FsilModule withMetrics(Metric... more) {
+        metrics.addAll(List.of(more));
+        return this;
+    }
+
     /** Where runs get their features (default: the dataset plugins through their backbones, kept in memory). */
     public FsilModule withFeatures(FeatureSource source) {
         this.features = source;
@@ -80,6 +88,7 @@ public final class FsilModule extends AbstractModule {
         plugins(Method.class, methods);
         plugins(Dataset.class, datasets);
         plugins(Protocol.class, protocols);
+        plugins(Metric.class, metrics);
         plugins(Benchmark.class, List.of());
     }
 
@@ -95,10 +104,11 @@ public final class FsilModule extends AbstractModule {
 
     @Provides
     @Singleton
-    Plugins plugins(Set<Method> m, Set<Dataset> d, Set<Protocol> p, Set<Benchmark> b) {
+    Plugins plugins(Set<Method> m, Set<Dataset> d, Set<Protocol> p, Set<Metric> s, Set<Benchmark> b) {
         return new Plugins(new Registry<>("method", Method::id).registerAll(m),
                 new Registry<>("dataset", Dataset::name).registerAll(d),
                 new Registry<>("protocol", Protocol::name).registerAll(p),
+                new Registry<>("metric", Metric::name).registerAll(s),
                 new Registry<>("benchmark", Benchmark::id).registerAll(b));
     }
 
@@ -117,7 +127,7 @@ public final class FsilModule extends AbstractModule {
 
     @Provides
     Runner runner(Plugins plugins, FeatureSource source, @CacheDir Path cache) {
-        return new Runner(plugins.methods(), plugins.protocols(), source, cache);
+        return new Runner(plugins.methods(), plugins.protocols(), plugins.metrics(), source, cache);
     }
 
     /** $FSIL_CACHE, or ~/.cache/fsil. */

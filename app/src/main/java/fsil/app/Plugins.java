@@ -4,9 +4,10 @@ import fsil.api.Method;
 import fsil.api.Registry;
 import fsil.core.bench.Benchmark;
 import fsil.data.Dataset;
+import fsil.eval.metrics.Metric;
 import fsil.eval.protocol.Protocol;
 
 /** The plugins of this process by kind; {@link Registry#register} adds one later (e.g. from a notebook cell). */
 public record Plugins(Registry<Method> methods, Registry<Dataset> datasets, Registry<Protocol> protocols,
-                      Registry<Benchmark> benchmarks) {
+                      Registry<Metric> metrics, Registry<Benchmark> benchmarks) {
 }

@@ -173,7 +173,8 @@ public final class Experiment {
                     + "allMethods(); methods that can run it: " + String.join(", ", fsil.methodsFor(protocol)));
         }
         List<String> ds = datasets.isEmpty() ? List.of("digits") : List.copyOf(datasets);
-        return new RunSpec(all, ds, backbone, protocol, options, orderSeed, trainSeed, backboneSeed, threads);
+        return new RunSpec(all, ds, backbone, protocol, options, orderSeed, trainSeed, backboneSeed,
+                threads > 0 ? threads : RunSpec.defaultThreads());
     }
 
     /** Runs every unit (validating everything first) and returns the results. */
@@ -193,9 +194,9 @@ public final class Experiment {
             runner.withProgress(progress);
         }
         Runner.Outcome outcome = runner.run(spec, dir);
-        Results results = new Results(fsil.plugins().protocols().get(protocol), spec, outcome);
+        Results results = new Results(fsil.plugins().protocols().get(protocol), spec, outcome, fsil.plugins().metrics().all());
         if (results.failed() > 0 && !allowFailures) {
-            throw new FsilException(results.failed() + " of " + outcome.records().size() + " units failed; first error: "
+            throw new FsilException(results.failed() + " of " + outcome.tasks() + " tasks failed; first error: "
                     + results.errors().get(0) + ". Call allowFailures() to get the results anyway (run directory "
                     + dir + ")");
         }
@@ -219,13 +220,13 @@ public final class Experiment {
             this.task = task;
             this.total = total;
             this.done = 0;
-            out.printf(Locale.ROOT, "%s: %d units%n", task, total);
+            out.printf(Locale.ROOT, "%s: %d tasks%n", task, total);
             out.flush();
         }
 
         @Override
-        public synchronized void step() {
-            done++;
+        public synchronized void step(long tasks) {
+            done += tasks;
         }
 
         @Override
@@ -239,7 +240,7 @@ public final class Experiment {
         @Override
         public synchronized void close() {
             if (task != null) {
-                out.printf(Locale.ROOT, "%s: %d of %d units done%n", task, done, total);
+                out.printf(Locale.ROOT, "%s: %d of %d tasks done%n", task, done, total);
                 out.flush();
             }
         }

@@ -1,8 +1,7 @@
 package fsil.notebook;
 
 import fsil.api.FsilException;
-import tech.tablesaw.plotly.components.Figure;
-import tech.tablesaw.plotly.traces.Trace;
+import fsil.eval.report.Plot;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,7 +12,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A tablesaw-jsplot {@link Figure} as an HTML fragment that draws without network access: the first fragment
+ * A {@link Plot} as an HTML fragment that draws without network access: the first fragment
  * of a kernel session carries plotly.js itself (the copy eval ships for its reports, plotly.js 2.35.2, about
  * 4.5 MB), later ones use the {@code window.Plotly} it defined. Opening a saved notebook renders the outputs in
  * order, so the first figure's copy serves every later one.
@@ -63,12 +62,13 @@ final class PlotlyHtml {
      *
      * @param withPlotly whether this fragment carries plotly.js (the first figure of a session)
      */
-    static String html(Figure figure, boolean withPlotly) {
+    static String html(Plot figure, boolean withPlotly) {
         // A per-session counter plus a content hash: unique on a page, and stable when a notebook is regenerated
         // with the same numbers (no timestamps in the saved output).
-        String probe = figure.asJavascript("fsil_plot");
-        String div = "fsil_plot_" + COUNTER.incrementAndGet() + "_" + Integer.toHexString(probe.hashCode());
-        String js = figure.asJavascript(div).replace("<script>", "").replace("</script>", "").strip();
+        String json = figure.json();
+        String div = "fsil_plot_" + COUNTER.incrementAndGet() + "_" + Integer.toHexString(json.hashCode());
+        String js = figure.html(div).replace("<div class=\"fig\" id=\"" + div + "\"></div>\n", "")
+                .replace("<script>", "").replace("</script>", "").strip();
         return (withPlotly ? loader() : "")
                 + "<div id=\"" + div + "\" class=\"fsil-plot\"></div>\n"
                 + "<script>\n(function () {\n"
@@ -79,24 +79,15 @@ final class PlotlyHtml {
                 + js + "\n})();\n</script>\n";
     }
 
-    /** Whether a trace appears in the legend; tablesaw throws when it was never set (the default: shown). */
-    private static boolean legend(Trace t) {
-        try {
-            return t.showLegend();
-        } catch (NullPointerException unset) {
-            return true;
-        }
-    }
-
     /** A text stand-in for viewers without HTML: the title and the series names. */
-    static String text(Figure figure) {
-        String title = figure.getLayout() == null ? null : figure.getLayout().getTitle();
+    static String text(Plot figure) {
+        var titleNode = figure.layout().path("title").path("text");
+        String title = titleNode.isMissingNode() ? null : titleNode.asText();
         List<String> names = new ArrayList<>();
-        if (figure.getTraces() != null) {
-            for (Trace t : figure.getTraces()) {
-                if (legend(t) && t.name() != null && !t.name().isBlank()) {
-                    names.add(t.name());
-                }
+        for (var t : figure.data()) {
+            boolean shown = !t.has("showlegend") || t.get("showlegend").asBoolean();
+            if (shown && t.has("name") && !t.get("name").asText().isBlank()) {
+                names.add(t.get("name").asText());
             }
         }
         return "[plot] " + (title == null || title.isBlank() ? "(untitled)" : title)

@@ -2,7 +2,11 @@ package fsil.notebook;
 
 import fsil.api.FsilException;
 import fsil.eval.protocol.Protocol;
+import fsil.eval.metrics.Metric;
+import fsil.eval.metrics.Values;
 import fsil.eval.report.Figures;
+import fsil.eval.report.Plot;
+import fsil.eval.run.RunPlan;
 import fsil.eval.report.Report;
 import fsil.eval.report.Summary;
 import fsil.eval.run.RunSpec;
@@ -14,7 +18,6 @@ import tech.tablesaw.api.IntColumn;
 import tech.tablesaw.api.Row;
 import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
-import tech.tablesaw.plotly.components.Figure;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -42,6 +45,7 @@ public final class Results {
     private final List<String> settings;
     private final Map<List<Object>, Estimate> entries = new LinkedHashMap<>();
     private final Table summary;
+    private final boolean incremental;
 
     /** A summary number: mean over units, its 95% intervals and the number of units. */
     public record Estimate(double value, double ci95, double ci95t, int n) {
@@ -54,14 +58,15 @@ public final class Results {
         }
     }
 
-    Results(Protocol protocol, RunSpec spec, Runner.Outcome outcome) {
+    Results(Protocol protocol, RunSpec spec, Runner.Outcome outcome, List<Metric> metrics) {
         this.protocol = protocol.name();
         this.spec = spec;
         this.outcome = outcome;
         this.methods = spec.methods().stream().map(VariantSpec::label).toList();
-        this.settings = Runner.settings(protocol, spec.options()).stream().map(Runner.Setting::label)
+        this.settings = RunPlan.settings(protocol, spec.options()).stream().map(RunPlan.Setting::label)
                 .toList();
-        this.summary = Summary.summarize(outcome.records());
+        this.summary = Summary.summarize(outcome.records(), metrics);
+        this.incremental = Summary.groups(outcome.records()).stream().anyMatch(Summary.Group::incremental);
         for (Row r : summary) {
             Integer step = r.isMissing("step") ? null : r.getInt("step");
             entries.put(key(r.getString("method"), r.getString("dataset"), r.getString("setting"),
@@ -107,13 +112,14 @@ public final class Results {
         return spec.datasets();
     }
 
-    /** One row per unit (episode, incremental run), as in units.csv. */
+    /** One row per unit (a block of episodes, or an incremental run), as in units.csv. */
     public List<UnitRecord> units() {
         return outcome.records();
     }
 
+    /** Tasks (episodes, runs) in failed units. */
     public int failed() {
-        return outcome.failed();
+        return outcome.failedTasks();
     }
 
     /** The distinct error messages of failed units. */
@@ -128,27 +134,41 @@ public final class Results {
         return summary;
     }
 
-    /** Per-unit numbers: method, dataset, setting, unit, status, accuracy, fit and predict seconds. */
+    /**
+     * Per-task numbers: method, dataset, setting, task (episode or run), status, accuracy (episode accuracy or final
+     * a_T), fit and predict seconds.
+     */
     public Table unitsTable() {
         StringColumn m = StringColumn.create("method");
         StringColumn d = StringColumn.create("dataset");
         StringColumn s = StringColumn.create("setting");
-        IntColumn u = IntColumn.create("unit");
+        IntColumn u = IntColumn.create("task");
         StringColumn st = StringColumn.create("status");
         DoubleColumn acc = DoubleColumn.create("accuracy");
         DoubleColumn fit = DoubleColumn.create("fit_s");
         DoubleColumn pred = DoubleColumn.create("predict_s");
         for (UnitRecord r : sortedUnits()) {
-            m.append(r.method());
-            d.append(r.dataset());
-            s.append(r.setting());
-            u.append(r.unit());
-            st.append(r.status());
-            acc.append(r.accuracy());
-            fit.append(r.fitSeconds());
-            pred.append(r.predictSeconds());
+            com.fasterxml.jackson.databind.JsonNode a = r.metric("episode_acc");
+            com.fasterxml.jackson.databind.JsonNode seen = r.metric("acc_seen");
+            for (int i = 0; i < r.tasks(); i++) {
+                m.append(r.method());
+                d.append(r.dataset());
+                s.append(r.setting());
+                u.append(r.firstTask() + i);
+                st.append(r.status());
+                double accuracy = Double.NaN;
+                if (a != null) {
+                    accuracy = Values.toDouble(a.get(i));
+                } else if (seen != null) {
+                    com.fasterxml.jackson.databind.JsonNode steps = seen.get(i).get("acc");
+                    accuracy = Values.toDouble(steps.get(steps.size() - 1));
+                }
+                acc.append(accuracy);
+                fit.append(r.metric("fit_s") == null ? Double.NaN : Values.toDouble(r.metric("fit_s").get(i)));
+                pred.append(r.metric("predict_s") == null ? Double.NaN : Values.toDouble(r.metric("predict_s").get(i)));
+            }
         }
-        return Table.create("units", m, d, s, u, st, acc, fit, pred);
+        return Table.create("tasks", m, d, s, u, st, acc, fit, pred);
     }
 
     private List<UnitRecord> sortedUnits() {
@@ -238,7 +258,7 @@ public final class Results {
 
     /** The protocol's headline numbers, one row per dataset, setting and method (as in the HTML report). */
     public Table headline() {
-        Map<String, String> cols = Summary.headlineMetrics(protocol);
+        Map<String, String> cols = Summary.headlineMetrics(incremental, false);
         StringColumn ds = StringColumn.create("dataset");
         StringColumn st = StringColumn.create("setting");
         StringColumn me = StringColumn.create("method");
@@ -294,7 +314,7 @@ public final class Results {
     }
 
     /** Bars with 95% CI whiskers per method (one setting) or grouped bars per setting (several). */
-    public Figure bars(String metric) {
+    public Plot bars(String metric) {
         boolean pct = percent(metric);
         String yTitle = metric + (pct ? " (%)" : "");
         double scale = pct ? 100 : 1;
@@ -311,13 +331,12 @@ public final class Results {
             for (int i = 0; i < methods.size(); i++) {
                 Estimate e = entries.get(key(methods.get(i), groups.get(0)[0], groups.get(0)[1], metric, null));
                 v[i] = e == null ? Double.NaN : scale * e.value();
-                ci[i] = e == null ? Double.NaN : scale * e.ci95();
+                ci[i] = e == null || e.n() < 2 ? Double.NaN : scale * e.ci95();
             }
-            return Figures.barsWithCi(metric + ", " + groups.get(0)[1] + ctx + ", 95% CI", yTitle,
-                    methods.toArray(new String[0]), v, ci);
+            return Figures.bars(metric + ", " + groups.get(0)[1] + ctx + ", 95% CI", yTitle, methods, v, ci);
         }
-        String[] categories = groups.stream().map(g -> spec.datasets().size() > 1 ? g[0] + " / " + g[1] : g[1])
-                .toArray(String[]::new);
+        List<String> categories = groups.stream().map(g -> spec.datasets().size() > 1 ? g[0] + " / " + g[1] : g[1])
+                .toList();
         List<double[]> series = new ArrayList<>();
         for (String m : methods) {
             double[] v = new double[groups.size()];
@@ -331,7 +350,7 @@ public final class Results {
     }
 
     /** A per-step metric ({@code acc_seen}, {@code relative_acc}, {@code step_fit_s}) against the classes seen. */
-    public Figure curve(String metric) {
+    public Plot curve(String metric) {
         boolean pct = percent(metric);
         double scale = pct ? 100 : 1;
         List<Figures.Series> series = new ArrayList<>();
@@ -360,7 +379,7 @@ public final class Results {
                     + "relative_acc, step_fit_s for incremental protocols)");
         }
         String ctx = several ? "" : " (" + spec.datasets().get(0) + ", " + settings.get(0) + ")";
-        return Figures.lines(metric + ctx + ", 95% CI dotted", "number of classes seen", metric + (pct ? " (%)" : ""),
+        return Figures.lines(metric + ctx + ", 95% CI shaded", "number of classes seen", metric + (pct ? " (%)" : ""),
                 series);
     }
 
@@ -369,12 +388,13 @@ public final class Results {
     }
 
     /** Reliability diagram (15 bins, pooled over units) of every method in one setting. */
-    public Figure reliability(String setting) {
+    public Plot reliability(String setting) {
         String ds = onlyDataset();
         String s = setting(setting);
         // Summary.reliability: per method, setting and bin, the pooled count, mean confidence and accuracy.
         Table bins = Summary.reliability(outcome.records());
         List<Figures.Series> series = new ArrayList<>();
+        List<long[]> counts = new ArrayList<>();
         for (String m : methods) {
             Table t = bins.where(bins.stringColumn("method").isEqualTo(m).and(bins.stringColumn("dataset").isEqualTo(ds))
                     .and(bins.stringColumn("setting").isEqualTo(s)).and(bins.intColumn("count").isGreaterThan(0)));
@@ -384,8 +404,9 @@ public final class Results {
             }
             series.add(new Figures.Series(String.format(Locale.ROOT, "%s (ECE %.3f)", m, ece.value()),
                     t.doubleColumn("confidence").asDoubleArray(), t.doubleColumn("accuracy").asDoubleArray(), null));
+            counts.add(t.intColumn("count").asList().stream().mapToLong(Integer::longValue).toArray());
         }
-        return Figures.reliability("reliability, " + s + " (" + ds + "), 15 bins", series);
+        return Figures.reliability("reliability, " + s + " (" + ds + "), 15 bins", series, counts, 10);
     }
 
     static boolean percent(String metric) {
@@ -413,7 +434,7 @@ public final class Results {
 
     @Override
     public String toString() {
-        return protocol + " results: " + outcome.records().size() + " units (" + failed() + " failed), methods "
+        return protocol + " results: " + outcome.tasks() + " tasks (" + failed() + " failed), methods "
                 + methods + ", settings " + settings + ", datasets " + spec.datasets() + "; " + dir();
     }
 }

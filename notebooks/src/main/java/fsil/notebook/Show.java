@@ -5,7 +5,7 @@ import tech.tablesaw.api.Table;
 import tech.tablesaw.io.Destination;
 import tech.tablesaw.io.html.HtmlWriteOptions;
 import tech.tablesaw.io.html.HtmlWriter;
-import tech.tablesaw.plotly.components.Figure;
+import fsil.eval.report.Plot;
 
 import java.io.IOException;
 import java.io.StringWriter;
@@ -18,7 +18,7 @@ import java.util.Map;
  *
  * <pre>{@code
  * Show.table(results.headline());     // tablesaw Table -> HTML table (plain text as fallback)
- * Show.plot(results.bars("episode_acc"));  // tablesaw-jsplot Figure -> HTML with plotly.js inlined, no CDN needed
+ * Show.plot(results.bars("episode_acc"));  // a Plotly figure -> HTML with plotly.js inlined, no CDN needed
  * Show.markdown("BAVARDAGE: **" + acc + "**");
  * }</pre>
  *
@@ -109,8 +109,8 @@ public final class Show {
         return html + (note == null ? "" : "<p><i>" + escape(note) + "</i></p>");
     }
 
-    /** A tablesaw-jsplot figure as HTML; plotly.js is inlined into the first one of the session. */
-    public static synchronized void plot(Figure figure) {
+    /** A Plotly figure as HTML; plotly.js is inlined into the first one of the session. */
+    public static synchronized void plot(Plot figure) {
         if (figure == null) {
             throw new FsilException("Show.plot(null): nothing to show");
         }

@@ -10,13 +10,14 @@ import fsil.api.Param;
 import fsil.api.Params;
 import fsil.api.Prediction;
 import fsil.api.Session;
+import fsil.eval.metrics.Values;
 import fsil.eval.store.UnitRecord;
 import fsil.api.Background;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tech.tablesaw.api.Table;
-import tech.tablesaw.plotly.components.Figure;
+import fsil.eval.report.Plot;
 
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -112,14 +113,15 @@ class ExperimentTest {
         Results r = fewshot(2);
         assertEquals(List.of("ncm", "knn"), r.methods());
         assertEquals(List.of("5-way 1-shot Q20 balanced", "5-way 5-shot Q20 balanced"), r.settings());
-        assertEquals(2 * 2 * 30, r.units().size());
+        assertEquals(2 * 2 * 30, r.units().stream().mapToInt(UnitRecord::tasks).sum());
         Table h = r.headline();
         assertEquals(4, h.rowCount());
         assertEquals(List.of("ncm", "knn", "ncm", "knn"), h.stringColumn("method").asList());
         assertFalse(h.columnNames().contains("dataset"), "one dataset: no dataset column");
 
         double[] acc = r.units().stream().filter(u -> u.method().equals("knn") && u.setting().contains("5-shot"))
-                .mapToDouble(UnitRecord::accuracy).toArray();
+                .flatMapToDouble(u -> java.util.Arrays.stream(Values.toDoubles(u.metric("episode_acc"))))
+                .toArray();
         Results.Estimate e = r.value("knn", "5-shot", "episode_acc");
         assertEquals(Arrays.stream(acc).average().orElseThrow(), e.value(), 1e-12);
         assertEquals(30, e.n());
@@ -164,12 +166,12 @@ class ExperimentTest {
     @Test
     void figures() {
         Results r = fewshot(2);
-        Figure grouped = r.bars("episode_acc");
-        assertEquals(2, grouped.getTraces().length, "one bar series per method");
-        Figure rel = r.reliability("1-shot");
-        assertEquals(3, rel.getTraces().length, "diagonal + one line per method");
+        Plot grouped = r.bars("episode_acc");
+        assertEquals(2, grouped.traces(), "one bar series per method");
+        Plot rel = r.reliability("1-shot");
+        assertEquals(3, rel.traces(), "diagonal + one line per method");
         Results one = fsil.experiment("fewshot").dataset(DATA).methods("ncm").option("episodes", 5).log(null).run();
-        assertTrue(one.bars("episode_acc").getTraces().length >= 2, "bar + CI whisker");
+        assertTrue(one.bars("episode_acc").data().get(0).has("error_y"), "bars with CI error bars");
     }
 
     @Test
@@ -195,8 +197,8 @@ class ExperimentTest {
     void incrementalCurvesAndLastSteps() {
         Results r = fsil.experiment("ncmf").dataset(DATA).methods("ncm", "uniform")
                 .option("initial-classes", 3).option("num-classes", 6).option("runs", 2).log(null).run();
-        Figure curve = r.curve("acc_seen");
-        assertTrue(curve.getTraces().length >= 2);
+        Plot curve = r.curve("acc_seen");
+        assertTrue(curve.traces() >= 2);
         Results.Estimate rel = r.last("ncm", r.settings().get(0), "relative_acc");
         assertEquals(1.0, rel.value(), 1e-12, "NCM is its own retrained-from-scratch model");
         assertEquals(2, rel.n());
@@ -204,8 +206,10 @@ class ExperimentTest {
                 .option("num-classes", 5).log(null).run();
         assertEquals("100.00", single.last("ncm", single.settings().get(0), "relative_acc").format("relative_acc"),
                 "no interval from one unit");
-        double[] finals = r.units().stream().filter(u -> u.method().equals("uniform"))
-                .mapToDouble(u -> u.accSeen()[u.accSeen().length - 1]).toArray();
+        double[] finals = r.units().stream().filter(u -> u.method().equals("uniform")).mapToDouble(u -> {
+            double[] seen = Values.toDoubles(u.metric("acc_seen").get(0).get("acc"));
+            return seen[seen.length - 1];
+        }).toArray();
         assertArrayEquals(new double[]{1.0 / 6, 1.0 / 6}, finals, 0.05, "uniform is at chance");
         assertTrue(assertThrows(FsilException.class, () -> r.curve("episode_acc")).getMessage().contains("per-step"));
     }
@@ -215,12 +219,12 @@ class ExperimentTest {
         Fsil withFailing = Fsil.create(null, cache, new Uniform("broken", true));
         FsilException e = assertThrows(FsilException.class, () -> withFailing.experiment("fewshot").dataset(DATA)
                 .methods("broken").option("episodes", 3).log(null).run());
-        assertTrue(e.getMessage().contains("3 of 3 units failed") && e.getMessage().contains("this method always fails"),
+        assertTrue(e.getMessage().contains("3 of 3 tasks failed") && e.getMessage().contains("this method always fails"),
                 e.getMessage());
         Results r = withFailing.experiment("fewshot").dataset(DATA).methods("broken").option("episodes", 3)
                 .allowFailures().log(null).run();
         assertEquals(3, r.failed());
-        assertEquals(List.of("broken: this method always fails"), r.errors());
+        assertEquals(List.of("broken: task 0: this method always fails"), r.errors());
     }
 
     @Test

@@ -8,7 +8,7 @@ import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.IntColumn;
 import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
-import tech.tablesaw.plotly.components.Figure;
+import fsil.eval.report.Plot;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -57,8 +57,8 @@ class ShowTest {
         return Table.create("results <1>", m, acc, n);
     }
 
-    static Figure figure(String title) {
-        return Figures.barsWithCi(title, "accuracy", new String[]{"ncm", "knn"}, new double[]{0.6, 0.7},
+    static Plot figure(String title) {
+        return Figures.bars(title, "accuracy", List.of("ncm", "knn"), new double[]{0.6, 0.7},
                 new double[]{0.01, 0.02});
     }
 
@@ -104,7 +104,7 @@ class ShowTest {
             assertFalse(html.contains("<script src") || html.contains("require.config"), "nothing loaded from a URL");
         }
         assertFalse(second.contains("https://"), "no network");
-        assertEquals("[plot] second; series: accuracy (an interactive Plotly figure in Jupyter)",
+        assertEquals("[plot] second (an interactive Plotly figure in Jupyter)",
                 rec.shown.get(1).get(Show.TEXT));
     }
 

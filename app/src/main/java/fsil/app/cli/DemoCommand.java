@@ -75,17 +75,19 @@ final class DemoCommand implements Callable<Integer> {
             outw.flush();
             Runner runner = injector.getInstance(Runner.class);
             if (!quiet) {
-                runner.withProgress(new ConsoleProgress(spec.commandLine().getErr()));
+                runner.withProgress(ConsoleProgress.of(spec.commandLine().getErr()));
             }
             Runner.Outcome o = runner.run(new RunSpec(variants, List.of("digits"), "identity", part.protocol(),
-                    part.options(), RunSpec.DEFAULT_ORDER_SEED, 0, 1, threads), dir.resolve(part.protocol()));
+                    part.options(), RunSpec.DEFAULT_ORDER_SEED, 0, 1, threads > 0 ? threads : RunSpec.defaultThreads()),
+                    dir.resolve(part.protocol()));
             all.addAll(o.records());
-            failed += o.failed();
+            failed += o.failedTasks();
         }
         Files.createDirectories(dir);
-        Report.write(dir, all);
+        Report.write(dir, all, plugins.metrics().all());
         outw.println(Headline.text(all));
-        outw.printf("%d units, %d failed. Report: %s%n", all.size(), failed, dir.resolve(Report.HTML).toAbsolutePath());
+        outw.printf("%d tasks, %d failed. Report: %s%n", all.stream().mapToInt(UnitRecord::tasks).sum(), failed,
+                dir.resolve(Report.HTML).toAbsolutePath());
         return failed > 0 ? 3 : 0;
     }
 }

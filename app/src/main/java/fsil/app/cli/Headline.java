@@ -16,10 +16,15 @@ final class Headline {
     }
 
     static String text(List<UnitRecord> records) {
-        Table summary = Summary.summarize(records);
+        Table summary = Summary.summarize(records, Cli.plugins().metrics().all());
         StringBuilder sb = new StringBuilder();
         for (String protocol : summary.stringColumn("protocol").unique().asList()) {
-            Map<String, String> cols = Summary.headlineMetrics(protocol);
+            boolean incremental = Summary.groups(records).stream()
+                    .anyMatch(g -> g.protocol().equals(protocol) && g.incremental());
+            Map<String, String> cols = new java.util.LinkedHashMap<>(Summary.headlineMetrics(incremental, false));
+            if (protocol.equals("gp-classes")) {
+                cols.keySet().removeIf(k -> k.startsWith("forgetting") || k.equals("bwt") || k.startsWith("avg"));
+            }
             Table t = Table.create(protocol, StringColumn.create("dataset"), StringColumn.create("setting"),
                     StringColumn.create("method"));
             cols.values().forEach(c -> t.addColumns(StringColumn.create(c)));
@@ -47,17 +52,8 @@ final class Headline {
         return sb.toString();
     }
 
+    /** A value as the report writes it (accuracies in %, CI only for two or more units, ms, MB), in ASCII. */
     static String plain(String metric, Row r) {
-        double v = r.getDouble("value");
-        // One unit has no spread: "+- 0.00" would read as zero uncertainty, so the interval is left out.
-        double ci = r.getInt("n") < 2 ? Double.NaN : r.getDouble("ci95");
-        if (metric.endsWith("acc") || metric.startsWith("forgetting") || metric.equals("bwt")) {
-            return Double.isNaN(ci) ? String.format(Locale.ROOT, "%.2f%%", 100 * v)
-                    : String.format(Locale.ROOT, "%.2f +- %.2f%%", 100 * v, 100 * ci);
-        }
-        if (metric.equals("failed_units")) {
-            return String.format(Locale.ROOT, "%d", (long) v);
-        }
-        return String.format(Locale.ROOT, "%.4g", v);
+        return fsil.eval.report.Report.format(metric, r).replace("±", "+-").replace("µs", "us");
     }
 }

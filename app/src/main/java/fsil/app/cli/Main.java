@@ -39,6 +39,11 @@ public final class Main implements Runnable {
                 line.getErr().println("error: " + t.getMessage());
                 return 2;
             }
+            if (t instanceof OutOfMemoryError) {
+                line.getErr().println("error: out of memory (" + t.getMessage() + "); give Java more with "
+                        + "FSIL_JAVA_OPTS=-Xmx8g, or use fewer --threads");
+                return 2;
+            }
             line.getErr().println("internal error (please report it):");
             ex.printStackTrace(line.getErr());
             return 1;

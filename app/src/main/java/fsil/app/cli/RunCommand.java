@@ -1,8 +1,7 @@
 package fsil.app.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import fsil.api.FsilException;
 import fsil.eval.report.Report;
 import fsil.eval.run.RunSpec;
@@ -12,84 +11,96 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
 /** Runs methods x datasets under one protocol into a run directory, or resumes one. */
-@Command(name = "run", sortOptions = false, description = {
+@Command(name = "run", sortOptions = false, mixinStandardHelpOptions = true, description = {
         "Run methods x datasets under a protocol; writes spec.json, config.json, environment.json, units.csv, "
                 + "summary.csv, a_matrix.csv, reliability.csv and report.html into the run directory.",
-        "Example: fsil run --methods 'ncm,ppca,rbf:ppca[q=0]' --datasets fashion-mnist --protocol cil --steps 5"})
+        "Example: fsil run --methods 'ncm,ppca,rbf:ppca[q=0]' --datasets digits --protocol cil --steps 5"})
 final class RunCommand implements Callable<Integer> {
-    @Option(names = "--methods", description = "comma-separated method variants, e.g. 'ncm,ppca[q=0],label:knn[k=1]'")
+    @Option(names = "--methods", paramLabel = "LIST",
+            description = "method variants, e.g. 'ncm,ppca[q=0],label:knn[k=1]' (see 'fsil methods')")
     String methods;
-    @Option(names = "--datasets", description = "comma-separated dataset names (see 'fsil datasets')")
+    @Option(names = "--datasets", paramLabel = "LIST", description = "dataset names (see 'fsil datasets')")
     String datasets;
-    @Option(names = "--protocol", description = "fewshot, cil, fscil, ncmf or gp-classes")
+    @Option(names = "--protocol", paramLabel = "NAME", description = "fewshot, cil, fscil, ncmf, gp-classes, ...")
     String protocol;
-    @Option(names = "--backbone", description = "identity (default) or pretrained-mlp")
+    @Option(names = "--backbone", paramLabel = "SPEC", description = "identity (default) or pretrained-mlp[:...]")
     String backbone;
-    @Option(names = "--episodes", description = "fewshot: number of episodes")
+    @Option(names = "--episodes", paramLabel = "N", description = "fewshot: episodes per setting (default 600)")
     String episodes;
-    @Option(names = "--ways", description = "fewshot/fscil: classes per episode or session (a list makes several settings)")
+    @Option(names = "--ways", paramLabel = "K", description = "fewshot/fscil: classes per episode or session (default 5)")
     String ways;
-    @Option(names = "--shots", description = "fewshot/fscil: shots per class (a list, e.g. 1,5, makes several settings)")
+    @Option(names = "--shots", paramLabel = "L", description = "fewshot/fscil: shots per class (default 1 / 5); a list, "
+            + "e.g. 1,5, makes one setting each")
     String shots;
-    @Option(names = "--queries", description = "fewshot: queries per episode in total")
+    @Option(names = "--queries", paramLabel = "Q", description = "fewshot: queries per EPISODE in total, not per class "
+            + "(default 75 = 15 per class at 5-way)")
     String queries;
-    @Option(names = "--query-allocation", description = "fewshot: balanced or dirichlet")
+    @Option(names = "--query-allocation", paramLabel = "A", description = "fewshot: balanced (default) or dirichlet")
     String queryAllocation;
-    @Option(names = "--steps", description = "cil: incremental steps after the base step")
+    @Option(names = "--steps", paramLabel = "S", description = "cil: incremental steps after the base step (default 5)")
     String steps;
-    @Option(names = "--base-classes", description = "cil/fscil: classes in the first step")
+    @Option(names = "--base-classes", paramLabel = "B", description = "cil/fscil: classes in the first step "
+            + "(default: half / 60%)")
     String baseClasses;
-    @Option(names = {"-o", "--option"}, description = "any protocol option, name=value or name=v1,v2 (repeatable)")
+    @Option(names = {"-o", "--option"}, paramLabel = "NAME=V", description = "any protocol option, name=value or "
+            + "name=v1,v2 (repeatable); every protocol's options are listed below")
     List<String> extraOptions = new ArrayList<>();
-    @Option(names = "--set", description = "method parameter for every variant of a method, method.param=value (repeatable)")
+    @Option(names = "--set", paramLabel = "M.P=V", description = "a parameter of every variant of a method, "
+            + "method.param=value (repeatable)")
     List<String> sets = new ArrayList<>();
-    @Option(names = "--order-seed", description = "seed of class orders and episodes (default 1993)")
+    @Option(names = "--order-seed", paramLabel = "N", description = "seed of class orders and episodes (default 1993)")
     Long orderSeed;
-    @Option(names = "--train-seed", description = "seed of the methods' randomness (default 0)")
+    @Option(names = "--train-seed", paramLabel = "N", description = "seed of the methods' randomness (default 0)")
     Long trainSeed;
-    @Option(names = "--backbone-seed", description = "seed of the backbone training (default 1)")
+    @Option(names = "--backbone-seed", paramLabel = "N", description = "seed of the backbone training (default 1)")
     Long backboneSeed;
-    @Option(names = "--threads", description = "units run in parallel (default: all cores); results do not depend on it")
+    @Option(names = "--threads", paramLabel = "N", description = "units run in parallel (default: all cores); the "
+            + "numbers do not depend on it")
     Integer threads;
-    @Option(names = "--out", description = "run directory (default runs/<protocol>-<time>)")
+    @Option(names = "--out", paramLabel = "DIR", description = "run directory, new or empty (default "
+            + "runs/<protocol>-<time>)")
     Path out;
-    @Option(names = "--run-file", description = "a JSON or YAML run file with the same fields; flags override it")
+    @Option(names = "--run-file", paramLabel = "FILE", description = "a JSON or YAML run file with the same fields; "
+            + "flags override it")
     Path runFile;
-    @Option(names = "--resume", description = "resume the run in this directory (completed units are skipped)")
+    @Option(names = "--resume", paramLabel = "DIR", description = "continue the run in DIR as its spec.json says "
+            + "(completed units are kept; only --threads, --cache and --quiet may be given with it)")
     Path resume;
-    @Option(names = "--cache", description = "cache directory for datasets and features (default $FSIL_CACHE or ~/.cache/fsil)")
+    @Option(names = "--cache", paramLabel = "DIR", description = "cache of datasets and features (default $FSIL_CACHE "
+            + "or ~/.cache/fsil)")
     Path cache;
-    @Option(names = "--quiet", description = "no progress bar")
+    @Option(names = "--quiet", description = "no progress output")
     boolean quiet;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     @Override
-    public Integer call() throws Exception {
+    public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
         Runner runner = Cli.injector(cache).getInstance(Runner.class);
         if (!quiet) {
-            runner.withProgress(new ConsoleProgress(err));
+            runner.withProgress(ConsoleProgress.of(spec.commandLine().getErr()));
         }
         Runner.Outcome o;
         if (resume != null) {
+            List<String> given = specFlags();
+            if (!given.isEmpty()) {
+                throw new FsilException("--resume continues the run as its spec.json says; " + String.join(", ", given)
+                        + " cannot change it. Start a new run with --out instead");
+            }
             o = runner.resume(resume, threads == null ? 0 : threads);
         } else {
             RunSpec rs = spec();
@@ -97,27 +108,104 @@ final class RunCommand implements Callable<Integer> {
                     + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
             o = runner.run(rs, dir);
         }
-        printOutcome(out, o);
-        return o.failed() > 0 ? 3 : 0;
+        return printOutcome(out, spec.commandLine().getErr(), o);
     }
 
-    static void printOutcome(PrintWriter out, Runner.Outcome o) {
+    /** The headline, the counts, each distinct failure once; exit code 3 when units failed. */
+    static int printOutcome(PrintWriter out, PrintWriter err, Runner.Outcome o) {
         out.println(Headline.text(o.records()));
-        out.printf("%d units (%d run now), %d failed. Report: %s%n", o.records().size(), o.ranNow(), o.failed(),
-                o.dir().resolve(Report.HTML));
+        out.printf("%d tasks in %d units (%d units run now), %d tasks failed. Report: %s%n", o.tasks(),
+                o.records().size(), o.ranNow(), o.failedTasks(), o.dir().resolve(Report.HTML));
         out.flush();
+        for (String reason : o.failureReasons()) {
+            err.println("failed: " + reason);
+        }
+        err.flush();
+        return o.failedTasks() > 0 ? 3 : 0;
     }
 
-    RunSpec spec() throws IOException {
-        Map<String, Object> file = runFile == null ? Map.of() : readRunFile(runFile);
-        String m = methods != null ? methods : (String) file.get("methods");
-        String d = datasets != null ? datasets : (String) file.get("datasets");
-        String p = protocol != null ? protocol : (String) file.get("protocol");
-        if (m == null || d == null || p == null) {
+    /** The flags that define a run (not allowed with --resume). */
+    private List<String> specFlags() {
+        List<String> given = new ArrayList<>();
+        Map<String, Object> flags = new LinkedHashMap<>();
+        flags.put("--methods", methods);
+        flags.put("--datasets", datasets);
+        flags.put("--protocol", protocol);
+        flags.put("--backbone", backbone);
+        flags.put("--episodes", episodes);
+        flags.put("--ways", ways);
+        flags.put("--shots", shots);
+        flags.put("--queries", queries);
+        flags.put("--query-allocation", queryAllocation);
+        flags.put("--steps", steps);
+        flags.put("--base-classes", baseClasses);
+        flags.put("--order-seed", orderSeed);
+        flags.put("--train-seed", trainSeed);
+        flags.put("--backbone-seed", backboneSeed);
+        flags.put("--out", out);
+        flags.put("--run-file", runFile);
+        flags.forEach((k, v) -> {
+            if (v != null) {
+                given.add(k);
+            }
+        });
+        if (!extraOptions.isEmpty()) {
+            given.add("--option");
+        }
+        if (!sets.isEmpty()) {
+            given.add("--set");
+        }
+        return given;
+    }
+
+    /** The run file's fields with the flags laid over them, checked by {@link RunSpec#fromTree}. */
+    RunSpec spec() {
+        ObjectNode tree = runFile == null ? JsonNodeFactory.instance.objectNode() : RunSpec.readTree(runFile);
+        String where = runFile == null ? "command line" : runFile.toString();
+        put(tree, "methods", methods);
+        put(tree, "datasets", datasets);
+        put(tree, "protocol", protocol);
+        put(tree, "backbone", backbone);
+        if (orderSeed != null) {
+            tree.put("order_seed", orderSeed);
+        }
+        if (trainSeed != null) {
+            tree.put("train_seed", trainSeed);
+        }
+        if (backboneSeed != null) {
+            tree.put("backbone_seed", backboneSeed);
+        }
+        if (threads != null) {
+            tree.put("threads", threads);
+        }
+        if (!tree.has("methods") || !tree.has("datasets") || !tree.has("protocol")) {
             throw new FsilException("a run needs --methods, --datasets and --protocol (or a --run-file with them); "
                     + "e.g. fsil run --methods ncm,knn --datasets digits --protocol fewshot");
         }
-        List<VariantSpec> variants = new ArrayList<>(VariantSpec.parseList(m));
+        ObjectNode options = tree.has("options") && tree.get("options").isObject() ? (ObjectNode) tree.get("options")
+                : tree.has("options") ? null : tree.putObject("options");
+        if (options != null) {
+            putOption(options, "episodes", episodes);
+            putOption(options, "ways", ways);
+            putOption(options, "shots", shots);
+            putOption(options, "queries", queries);
+            putOption(options, "query-allocation", queryAllocation);
+            putOption(options, "steps", steps);
+            putOption(options, "base-classes", baseClasses);
+            for (String kv : extraOptions) {
+                int eq = kv.indexOf('=');
+                if (eq <= 0) {
+                    throw new FsilException("--option expects name=value, got '" + kv + "'");
+                }
+                putOption(options, kv.substring(0, eq).trim(), kv.substring(eq + 1));
+            }
+        }
+        RunSpec rs = RunSpec.fromTree(tree, where);
+        return sets.isEmpty() ? rs : withSets(rs);
+    }
+
+    private RunSpec withSets(RunSpec rs) {
+        List<VariantSpec> variants = new ArrayList<>(rs.methods());
         for (String s : sets) {
             int eq = s.indexOf('=');
             int dot = s.indexOf('.');
@@ -138,104 +226,24 @@ final class RunCommand implements Callable<Integer> {
                 throw new FsilException("--set " + s + ": no method variant '" + target + "' in --methods");
             }
         }
-        @SuppressWarnings("unchecked")
-        Map<String, List<String>> options = new LinkedHashMap<>((Map<String, List<String>>) file.getOrDefault("options", Map.of()));
-        putOption(options, "episodes", episodes);
-        putOption(options, "ways", ways);
-        putOption(options, "shots", shots);
-        putOption(options, "queries", queries);
-        putOption(options, "query-allocation", queryAllocation);
-        putOption(options, "steps", steps);
-        putOption(options, "base-classes", baseClasses);
-        for (String kv : extraOptions) {
-            int eq = kv.indexOf('=');
-            if (eq <= 0) {
-                throw new FsilException("--option expects name=value, got '" + kv + "'");
-            }
-            putOption(options, kv.substring(0, eq).trim(), kv.substring(eq + 1));
-        }
-        return new RunSpec(variants, splitDatasets(d),
-                backbone != null ? backbone : (String) file.getOrDefault("backbone", "identity"), p, options,
-                orderSeed != null ? orderSeed : ((Number) file.getOrDefault("order_seed", RunSpec.DEFAULT_ORDER_SEED)).longValue(),
-                trainSeed != null ? trainSeed : ((Number) file.getOrDefault("train_seed", 0)).longValue(),
-                backboneSeed != null ? backboneSeed : ((Number) file.getOrDefault("backbone_seed", 1)).longValue(),
-                threads != null ? threads : ((Number) file.getOrDefault("threads", 0)).intValue());
+        return new RunSpec(variants, rs.datasets(), rs.backbone(), rs.protocol(), rs.options(), rs.orderSeed(),
+                rs.trainSeed(), rs.backboneSeed(), rs.threads());
     }
 
-    /**
-     * Splits a dataset list at commas, except commas inside a parameterised name:
-     * {@code synthetic:classes=40,dim=64,digits} is [synthetic:classes=40,dim=64, digits].
-     */
-    static List<String> splitDatasets(String text) {
-        List<String> out = new ArrayList<>();
-        for (String part : text.split(",")) {
-            String p = part.trim();
-            if (p.isEmpty()) {
-                continue;
-            }
-            boolean continuation = p.contains("=") && !p.contains(":") && !out.isEmpty() && out.get(out.size() - 1).contains(":");
-            if (continuation) {
-                out.set(out.size() - 1, out.get(out.size() - 1) + "," + p);
-            } else {
-                out.add(p);
-            }
-        }
-        return out;
-    }
-
-    private static void putOption(Map<String, List<String>> options, String name, String value) {
+    private static void put(ObjectNode tree, String field, String value) {
         if (value != null) {
-            options.put(name, Arrays.stream(value.split(",")).map(String::trim).filter(x -> !x.isEmpty()).toList());
+            tree.put(field, value);
         }
     }
 
-    /** Reads a JSON or YAML run file into plain values (lists joined for methods and datasets). */
-    static Map<String, Object> readRunFile(Path f) throws IOException {
-        String name = f.getFileName().toString();
-        ObjectMapper mapper = name.endsWith(".yaml") || name.endsWith(".yml") ? new ObjectMapper(new YAMLFactory())
-                : new ObjectMapper();
-        JsonNode root;
-        try {
-            root = mapper.readTree(f.toFile());
-        } catch (IOException e) {
-            throw new FsilException("cannot read run file " + f + ": " + e.getMessage(), e);
-        }
-        if (root == null || !root.isObject()) {
-            throw new FsilException("run file " + f + " must hold an object with methods, datasets, protocol, ...");
-        }
-        Map<String, Object> m = new LinkedHashMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> e = it.next();
-            JsonNode v = e.getValue();
-            switch (e.getKey()) {
-                case "methods", "datasets" -> m.put(e.getKey(), v.isArray() ? joinArray(v) : v.asText());
-                case "protocol", "backbone" -> m.put(e.getKey(), v.asText());
-                case "order_seed", "train_seed", "backbone_seed", "threads" -> m.put(e.getKey(), v.asLong());
-                case "options" -> {
-                    Map<String, List<String>> o = new LinkedHashMap<>();
-                    for (Iterator<Map.Entry<String, JsonNode>> oi = v.fields(); oi.hasNext(); ) {
-                        Map.Entry<String, JsonNode> oe = oi.next();
-                        List<String> vals = new ArrayList<>();
-                        if (oe.getValue().isArray()) {
-                            oe.getValue().forEach(x -> vals.add(x.asText()));
-                        } else {
-                            vals.addAll(Arrays.asList(oe.getValue().asText().split(",")));
-                        }
-                        o.put(oe.getKey(), vals);
-                    }
-                    m.put("options", o);
+    private static void putOption(ObjectNode options, String name, String value) {
+        if (value != null) {
+            var a = options.putArray(name);
+            for (String v : value.split(",")) {
+                if (!v.isBlank()) {
+                    a.add(v.trim());
                 }
-                default -> throw new FsilException("run file " + f + ": unknown field '" + e.getKey()
-                        + "'. Fields: methods, datasets, protocol, backbone, options, order_seed, train_seed, "
-                        + "backbone_seed, threads");
             }
         }
-        return m;
-    }
-
-    private static String joinArray(JsonNode v) {
-        List<String> s = new ArrayList<>();
-        v.forEach(x -> s.add(x.asText()));
-        return String.join(",", s);
     }
 }

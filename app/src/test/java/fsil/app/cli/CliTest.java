@@ -62,10 +62,37 @@ class CliTest {
         assertTrue(summary.contains("ncm,probe-data:shift=2,probe-protocol,all-vs-all x3,episode_acc"), summary);
     }
 
+    /** --resume takes the run's own spec; a changed row makes 'fsil report' name it and exit 3. */
+    @Test
+    void resumeKeepsItsSpecAndReportNamesInvalidRows(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("run");
+        Result r = run("run", "--methods", "ncm", "--datasets", "digits", "--protocol", "fewshot", "--episodes", "20",
+                "-o", "episodes-per-unit=5", "--out", dir.toString(), "--quiet");
+        assertEquals(0, r.code(), r.err());
+        Result changed = run("run", "--resume", dir.toString(), "--methods", "knn", "--episodes", "30");
+        assertEquals(2, changed.code());
+        assertTrue(changed.err().contains("--methods, --episodes cannot change it"), changed.err());
+        Path units = dir.resolve("units.csv");
+        java.util.List<String> lines = new java.util.ArrayList<>(Files.readAllLines(units));
+        lines.set(3, lines.get(3).replaceFirst("\\[0\\.(\\d)", "[0.9$1"));
+        Files.write(units, lines);
+        Result report = run("report", dir.toString());
+        assertEquals(3, report.code(), report.err());
+        assertTrue(report.err().contains("invalid row of units.csv, line 4: checksum mismatch"), report.err());
+        assertTrue(Files.readString(dir.resolve("report.html")).contains("1 invalid row(s)"));
+        Result resumed = run("run", "--resume", dir.toString(), "--quiet");
+        assertEquals(0, resumed.code(), resumed.err());
+        assertTrue(resumed.out().contains("(1 units run now)"), resumed.out());
+        assertEquals(0, run("report", dir.toString()).code());
+        Result notARun = run("report", tmp.toString());
+        assertEquals(2, notARun.code());
+        assertTrue(notARun.err().contains("is not a run directory"), notARun.err());
+    }
+
     @Test
     void datasetListsKeepParameterisedNamesTogether() {
         assertEquals(java.util.List.of("synthetic:classes=40,dim=64", "digits", "dir:/a/b"),
-                RunCommand.splitDatasets("synthetic:classes=40,dim=64, digits,dir:/a/b"));
+                fsil.eval.run.RunSpec.splitDatasets("synthetic:classes=40,dim=64, digits,dir:/a/b"));
     }
 
     @Test

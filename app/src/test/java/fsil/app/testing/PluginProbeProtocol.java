@@ -60,7 +60,7 @@ public final class PluginProbeProtocol implements Protocol {
         int repeats = options.get(REPEATS);
         int ways = data.classes().size();
         return new ProtocolPlan() {
-            public int units() {
+            public int tasks() {
                 return repeats;
             }
 

@@ -1,9 +1,10 @@
 package fsil.data.io;
 
+import fsil.api.FsilException;
+
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,7 +13,7 @@ import java.nio.file.StandardCopyOption;
 /**
  * Writes files so that readers never see a partial file: the content goes to a temporary file in the same
  * directory, which is then moved over the target atomically. If writing fails, the temporary file is deleted and
- * the target is untouched.
+ * the target is untouched. Failures are {@link FsilException}s naming the file.
  */
 public final class AtomicFiles {
 
@@ -48,7 +49,9 @@ public final class AtomicFiles {
             }
             tmp = null;
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + target + ": " + e.getMessage(), e);
+            // a user's problem (disk full, read-only directory, a directory in the way): one line, no temp file left
+            throw new FsilException("cannot write " + target + ": " + (e.getMessage() == null
+                    ? e.getClass().getSimpleName() : e.getMessage()), e);
         } finally {
             if (tmp != null) {
                 try {

@@ -14,17 +14,30 @@ package fsil.eval.metrics;
 public record IncrementalMetrics(double avgIncrementalAcc, double finalAcc, double forgettingMax,
                                  double forgettingFirst, double bwt) {
 
+    /** All five from the accuracy matrix and a_t of one stream. */
     public static IncrementalMetrics of(double[][] a, double[] seen) {
-        int steps = seen.length;
-        if (steps == 0 || a.length != steps) {
+        if (seen.length == 0 || a.length != seen.length) {
             throw new IllegalArgumentException("need one accuracy-matrix row per step");
         }
+        IncrementalMetrics f = ofMatrix(a);
+        IncrementalMetrics s = ofSeen(seen);
+        return new IncrementalMetrics(s.avgIncrementalAcc(), s.finalAcc(), f.forgettingMax(), f.forgettingFirst(),
+                f.bwt());
+    }
+
+    /** The metrics that need only a_t: average incremental and final accuracy (forgetting left NaN). */
+    public static IncrementalMetrics ofSeen(double[] seen) {
         double avg = 0;
         for (double v : seen) {
             avg += v;
         }
-        avg /= steps;
-        int last = steps - 1;
+        avg /= seen.length;
+        return new IncrementalMetrics(avg, seen[seen.length - 1], Double.NaN, Double.NaN, Double.NaN);
+    }
+
+    /** The forgetting metrics, which need only the accuracy matrix (average and final accuracy left NaN). */
+    public static IncrementalMetrics ofMatrix(double[][] a) {
+        int last = a.length - 1;
         double fMax = Double.NaN;
         double fFirst = Double.NaN;
         if (last > 0) {
@@ -41,6 +54,6 @@ public record IncrementalMetrics(double avgIncrementalAcc, double finalAcc, doub
             fMax /= last;
             fFirst /= last;
         }
-        return new IncrementalMetrics(avg, seen[last], fMax, fFirst, -fFirst);
+        return new IncrementalMetrics(Double.NaN, Double.NaN, fMax, fFirst, -fFirst);
     }
 }

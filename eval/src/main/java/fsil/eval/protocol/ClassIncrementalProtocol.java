@@ -165,7 +165,7 @@ public final class ClassIncrementalProtocol implements Protocol {
         abstract List<Experience> steps(int run);
 
         @Override
-        public int units() {
+        public int tasks() {
             return runs;
         }
 

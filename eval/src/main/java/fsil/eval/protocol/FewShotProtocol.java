@@ -41,6 +41,13 @@ public final class FewShotProtocol implements Protocol {
             "Dirichlet concentration for query-allocation=dirichlet");
     public static final Param<Integer> EPISODES = Param.integer("episodes", 600, 1, 100_000_000,
             "number of episodes (the transductive literature uses 10,000; meta-learning 600 x 5 seeds)");
+    /**
+     * Episodes stored and resumed together: at 50 us per NCM episode a block of 200 runs for 10 ms, so what a unit
+     * costs the runner (its row, its metrics' JSON) is a small fraction of it; a resume redoes at most a block.
+     */
+    public static final Param<Integer> EPISODES_PER_UNIT = Param.integer("episodes-per-unit", 200, 1, 1_000_000,
+            "episodes stored (and resumed) together as one unit of the run; does not change any number");
+
     public static final Param<ClassPools.Pool> SPLIT = ClassPools.option(ClassPools.Pool.NOVEL, "episodes are drawn from");
 
     /** How the Q queries are shared among the K classes. */
@@ -58,7 +65,7 @@ public final class FewShotProtocol implements Protocol {
 
     @Override
     public List<Param<?>> options() {
-        return List.of(WAYS, SHOTS, QUERIES, ALLOCATION, ALPHA, EPISODES, SPLIT);
+        return List.of(WAYS, SHOTS, QUERIES, ALLOCATION, ALPHA, EPISODES, SPLIT, EPISODES_PER_UNIT);
     }
 
     @Override
@@ -127,6 +134,7 @@ public final class FewShotProtocol implements Protocol {
         private final EpisodeSampler sampler;
         private final EpisodeSampler.Queries allocation;
         private final long seed;
+        private final int perUnit;
 
         Plan(FeatureSet data, Params o, int[] pool, PooledRows rows, long seed, boolean dirichlet) {
             this.data = data;
@@ -144,11 +152,17 @@ public final class FewShotProtocol implements Protocol {
             this.allocation = dirichlet ? EpisodeSampler.Queries.dirichlet(queries, o.get(ALPHA))
                     : EpisodeSampler.Queries.balanced(queries);
             this.seed = seed;
+            this.perUnit = o.get(EPISODES_PER_UNIT);
         }
 
         @Override
-        public int units() {
+        public int tasks() {
             return episodes;
+        }
+
+        @Override
+        public int tasksPerUnit() {
+            return perUnit;
         }
 
         @Override

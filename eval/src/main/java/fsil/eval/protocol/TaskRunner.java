@@ -8,7 +8,6 @@ import fsil.api.Learner;
 import fsil.api.Prediction;
 import fsil.api.Session;
 import fsil.api.SessionContext;
-import fsil.eval.metrics.CalibrationBins;
 
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -38,7 +37,7 @@ public final class TaskRunner {
     }
 
     /** Runs a task in a fresh session seeded with {@code seed}. */
-    public static UnitResult run(LabeledTask task, Learner learner, long seed, Executor executor) {
+    public static TaskOutcome run(LabeledTask task, Learner learner, long seed, Executor executor) {
         if (task instanceof LabeledTask.Episodic e) {
             return episode(e.task(), e.queryLabels(), learner, seed, executor);
         }
@@ -46,7 +45,7 @@ public final class TaskRunner {
         return stream(s.task(), s.test(), s.retrainEvery(), learner, seed, executor);
     }
 
-    private static UnitResult episode(Episode episode, int[] truth, Learner learner, long seed, Executor executor) {
+    private static TaskOutcome episode(Episode episode, int[] truth, Learner learner, long seed, Executor executor) {
         Session session = learner.newSession(SessionContext.of(episode, seed, executor));
         long t0 = System.nanoTime();
         session.learn(episode.support());
@@ -56,11 +55,11 @@ public final class TaskRunner {
         Evaluation.Score score = Evaluation.score(p, truth);
         Map<String, Double> diag = session.diagnostics();
         Map<String, Double> extra = diag.isEmpty() ? Map.of() : new LinkedHashMap<>(diag);
-        return new UnitResult(score.accuracy(), truth.length, NONE, NO_ROWS, NO_CLASSES, NONE, score.bins(),
+        return new TaskOutcome(true, score.accuracy(), p, truth, NONE, NO_ROWS, NO_CLASSES, NONE,
                 (t1 - t0) * 1e-9, (t2 - t1) * 1e-9, session.memoryBytes(), extra);
     }
 
-    private static UnitResult stream(ExperienceStream stream, LabeledData test, int retrainEvery, Learner learner,
+    private static TaskOutcome stream(ExperienceStream stream, LabeledData test, int retrainEvery, Learner learner,
                                      long trainSeed, Executor executor) {
         List<Experience> steps = stream.experiences();
         int nSteps = steps.size();
@@ -78,8 +77,8 @@ public final class TaskRunner {
         int[] stepOfClass = new int[maxClass(steps) + 1];
         Arrays.fill(stepOfClass, -1);
         int seen = 0;
-        CalibrationBins lastBins = null;
-        int lastEvaluated = 0;
+        Prediction lastPrediction = null;
+        int[] lastTruth = null;
         Map<String, Double> extra = new LinkedHashMap<>();
         for (int t = 0; t < nSteps; t++) {
             Experience st = steps.get(t);
@@ -118,8 +117,8 @@ public final class TaskRunner {
                 a[t][k] = total[k] == 0 ? Double.NaN : correct[k] / (double) total[k];
             }
             if (t == nSteps - 1) {
-                lastBins = score.bins();
-                lastEvaluated = truth.length;
+                lastPrediction = p;
+                lastTruth = truth;
             }
             if (retrainEvery > 0 && (t % retrainEvery == retrainEvery - 1 || t == nSteps - 1)) {
                 LabeledData all = concat(steps.subList(0, t + 1));
@@ -141,8 +140,8 @@ public final class TaskRunner {
             extra.put("retrain_fit_s", retrainFit);
         }
         extra.putAll(session.diagnostics());
-        return new UnitResult(seenAcc[nSteps - 1], lastEvaluated, seenAcc, a, classesSeen, relative, lastBins, fit,
-                predict, session.memoryBytes(), extra);
+        return new TaskOutcome(false, seenAcc[nSteps - 1], lastPrediction, lastTruth, seenAcc, a, classesSeen, relative,
+                fit, predict, session.memoryBytes(), extra);
     }
 
     private static int maxClass(List<Experience> steps) {

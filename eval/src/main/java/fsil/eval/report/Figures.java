@@ -1,114 +1,195 @@
 package fsil.eval.report;
 
-import tech.tablesaw.api.DoubleColumn;
-import tech.tablesaw.api.StringColumn;
-import tech.tablesaw.plotly.components.Axis;
-import tech.tablesaw.plotly.components.Figure;
-import tech.tablesaw.plotly.components.Layout;
-import tech.tablesaw.plotly.components.Line;
-import tech.tablesaw.plotly.traces.BarTrace;
-import tech.tablesaw.plotly.traces.HeatmapTrace;
-import tech.tablesaw.plotly.traces.ScatterTrace;
-import tech.tablesaw.plotly.traces.Trace;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import java.util.ArrayList;
 import java.util.List;
 
-/** tablesaw-jsplot figure builders used by the report and the notebooks. */
+/**
+ * Plotly figures of the report and the notebooks. Accuracies are shown in percent everywhere; every method keeps
+ * its colour across the figures of a page (a 20-colour palette, so that many methods stay distinguishable).
+ */
 public final class Figures {
     private Figures() {
     }
 
-    /** A named series of (x, y) points with optional symmetric error half-widths. */
+    /** A named series of (x, y) points with optional symmetric error half-widths (NaN or null: none). */
     public record Series(String name, double[] x, double[] y, double[] err) {
     }
 
-    private static Layout layout(String title, String xTitle, String yTitle) {
-        return Layout.builder().title(title).height(420).width(760)
-                .xAxis(Axis.builder().title(xTitle).build()).yAxis(Axis.builder().title(yTitle).build()).build();
+    /** Distinguishable colours (Tableau 10, then its light variants and more), cycled beyond 20 series. */
+    static final String[] PALETTE = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1",
+            "#ff9da7", "#9c755f", "#bab0ac", "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#8c564b", "#e377c2",
+            "#17becf", "#bcbd22", "#393b79", "#637939"};
+
+    public static String color(int i) {
+        return PALETTE[i % PALETTE.length];
     }
 
-    /** Bars with 95% CI whiskers, one bar per category. */
-    public static Figure barsWithCi(String title, String yTitle, String[] categories, double[] values, double[] ci) {
-        List<Trace> traces = new ArrayList<>();
-        traces.add(BarTrace.builder(categories, values).name(yTitle).build());
-        for (int i = 0; i < categories.length; i++) {
-            if (ci != null && !Double.isNaN(ci[i])) {
-                traces.add(ScatterTrace.builder(StringColumn.create("x", categories[i], categories[i]),
-                                DoubleColumn.create("y", values[i] - ci[i], values[i] + ci[i]))
-                        .mode(ScatterTrace.Mode.LINE).showLegend(false).name(categories[i] + " 95% CI")
-                        .line(Line.builder().color("black").width(2).build()).build());
+    private static ArrayNode numbers(ObjectNode trace, String field, double[] v) {
+        ArrayNode a = trace.putArray(field);
+        for (double x : v) {
+            if (Double.isNaN(x)) {
+                a.addNull();
+            } else {
+                a.add(x);
             }
         }
-        return new Figure(layout(title, "", yTitle), traces.toArray(new Trace[0]));
+        return a;
     }
 
-    /** Grouped bars: one bar group per category, one bar per series. */
-    public static Figure groupedBars(String title, String yTitle, String[] categories, List<String> seriesNames,
-                                     List<double[]> seriesValues) {
-        List<Trace> traces = new ArrayList<>();
-        for (int s = 0; s < seriesNames.size(); s++) {
-            traces.add(BarTrace.builder(categories, seriesValues.get(s)).name(seriesNames.get(s)).build());
+    private static boolean anyError(double[] err) {
+        if (err == null) {
+            return false;
         }
-        Layout l = Layout.builder().title(title).height(420).width(760).barMode(Layout.BarMode.GROUP)
-                .yAxis(Axis.builder().title(yTitle).build()).build();
-        return new Figure(l, traces.toArray(new Trace[0]));
-    }
-
-    /** Plotly's default colour cycle, so a series and its CI lines share a colour. */
-    static final String[] PALETTE = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
-            "#7f7f7f", "#bcbd22", "#17becf"};
-
-    /** Lines with markers, one per series; error half-widths drawn as dotted lines of the same colour. */
-    public static Figure lines(String title, String xTitle, String yTitle, List<Series> series) {
-        List<Trace> traces = new ArrayList<>();
-        for (int si = 0; si < series.size(); si++) {
-            Series s = series.get(si);
-            String color = PALETTE[si % PALETTE.length];
-            traces.add(ScatterTrace.builder(s.x(), s.y()).mode(ScatterTrace.Mode.LINE_AND_MARKERS).name(s.name())
-                    .line(Line.builder().color(color).width(2).build())
-                    .marker(tech.tablesaw.plotly.components.Marker.builder().color(color).build()).build());
-            if (s.err() != null && hasValues(s.err())) {
-                double[] lo = new double[s.y().length];
-                double[] hi = new double[s.y().length];
-                for (int i = 0; i < lo.length; i++) {
-                    double e = Double.isNaN(s.err()[i]) ? 0 : s.err()[i];
-                    lo[i] = s.y()[i] - e;
-                    hi[i] = s.y()[i] + e;
-                }
-                Line dotted = Line.builder().dash(Line.Dash.DOT).width(1).color(color).build();
-                traces.add(ScatterTrace.builder(s.x(), lo).mode(ScatterTrace.Mode.LINE).line(dotted).showLegend(false)
-                        .name(s.name() + " -CI").build());
-                traces.add(ScatterTrace.builder(s.x(), hi).mode(ScatterTrace.Mode.LINE).line(dotted).showLegend(false)
-                        .name(s.name() + " +CI").build());
-            }
-        }
-        return new Figure(layout(title, xTitle, yTitle), traces.toArray(new Trace[0]));
-    }
-
-    private static boolean hasValues(double[] v) {
-        for (double d : v) {
-            if (!Double.isNaN(d) && d > 0) {
+        for (double e : err) {
+            if (!Double.isNaN(e) && e > 0) {
                 return true;
             }
         }
         return false;
     }
 
-    /** Heat map of a lower-triangular matrix (NaN above the diagonal). */
-    public static Figure heatmap(String title, String xTitle, String yTitle, Object[] x, Object[] y, double[][] z) {
-        HeatmapTrace t = HeatmapTrace.builder(x, y, z).build();
-        return new Figure(layout(title, xTitle, yTitle), t);
+    /** Bars with 95% CI error bars (none where the CI is NaN, e.g. a single unit). */
+    public static Plot bars(String title, String yTitle, List<String> categories, double[] values, double[] ci) {
+        Plot p = Plot.of(title, "", yTitle);
+        ObjectNode t = p.trace();
+        t.put("type", "bar");
+        ArrayNode x = t.putArray("x");
+        categories.forEach(x::add);
+        numbers(t, "y", values);
+        ArrayNode colors = t.putObject("marker").putArray("color");
+        for (int i = 0; i < categories.size(); i++) {
+            colors.add(color(i));
+        }
+        if (anyError(ci)) {
+            ObjectNode e = t.putObject("error_y");
+            e.put("type", "data");
+            e.put("visible", true);
+            double[] c = ci.clone();
+            for (int i = 0; i < c.length; i++) {
+                c[i] = Double.isNaN(c[i]) ? 0 : c[i];
+            }
+            numbers(e, "array", c);
+        }
+        return p;
     }
 
-    /** Reliability diagram: accuracy against mean confidence per bin, one line per method, plus the diagonal. */
-    public static Figure reliability(String title, List<Series> perMethod) {
-        List<Trace> traces = new ArrayList<>();
-        traces.add(ScatterTrace.builder(new double[]{0, 1}, new double[]{0, 1}).mode(ScatterTrace.Mode.LINE)
-                .name("perfect calibration").line(Line.builder().dash(Line.Dash.DASH).color("gray").build()).build());
-        for (Series s : perMethod) {
-            traces.add(ScatterTrace.builder(s.x(), s.y()).mode(ScatterTrace.Mode.LINE_AND_MARKERS).name(s.name()).build());
+    /** Grouped bars: one bar group per category, one bar per series. */
+    public static Plot groupedBars(String title, String yTitle, List<String> categories, List<String> seriesNames,
+                                   List<double[]> seriesValues) {
+        Plot p = Plot.of(title, "", yTitle);
+        p.layout().put("barmode", "group");
+        for (int s = 0; s < seriesNames.size(); s++) {
+            ObjectNode t = p.trace();
+            t.put("type", "bar");
+            t.put("name", seriesNames.get(s));
+            ArrayNode x = t.putArray("x");
+            categories.forEach(x::add);
+            numbers(t, "y", seriesValues.get(s));
+            t.putObject("marker").put("color", color(s));
         }
-        return new Figure(layout(title, "confidence (mean per bin)", "accuracy"), traces.toArray(new Trace[0]));
+        return p;
+    }
+
+    /** Lines with markers, one per series; 95% CIs as a shaded band of the series' colour. */
+    public static Plot lines(String title, String xTitle, String yTitle, List<Series> series) {
+        Plot p = Plot.of(title, xTitle, yTitle);
+        for (int i = 0; i < series.size(); i++) {
+            Series s = series.get(i);
+            String c = color(i);
+            if (anyError(s.err())) {
+                double[] lo = new double[s.y().length];
+                double[] hi = new double[s.y().length];
+                for (int k = 0; k < lo.length; k++) {
+                    double e = Double.isNaN(s.err()[k]) ? 0 : s.err()[k];
+                    lo[k] = s.y()[k] - e;
+                    hi[k] = s.y()[k] + e;
+                }
+                ObjectNode low = p.trace();
+                low.put("type", "scatter").put("mode", "lines").put("showlegend", false)
+                        .put("hoverinfo", "skip").put("name", s.name() + " 95% CI");
+                numbers(low, "x", s.x());
+                numbers(low, "y", lo);
+                low.putObject("line").put("width", 0).put("color", c);
+                ObjectNode high = p.trace();
+                high.put("type", "scatter").put("mode", "lines").put("showlegend", false)
+                        .put("hoverinfo", "skip").put("fill", "tonexty").put("opacity", 0.2)
+                        .put("name", s.name() + " 95% CI");
+                numbers(high, "x", s.x());
+                numbers(high, "y", hi);
+                high.putObject("line").put("width", 0).put("color", c);
+                high.put("fillcolor", c + "33");
+            }
+            ObjectNode t = p.trace();
+            t.put("type", "scatter").put("mode", "lines+markers").put("name", s.name());
+            numbers(t, "x", s.x());
+            numbers(t, "y", s.y());
+            t.putObject("line").put("color", c).put("width", 2);
+            t.putObject("marker").put("color", c);
+        }
+        return p;
+    }
+
+    /**
+     * The mean accuracy matrix in percent on one shared 0-100 sequential scale, values written in the cells, step 0
+     * at the top.
+     */
+    public static Plot heatmap(String title, double[][] percent) {
+        Plot p = Plot.of(title, "experience k (classes introduced at step k)", "after step t");
+        ObjectNode t = p.trace();
+        t.put("type", "heatmap").put("colorscale", "Viridis").put("zmin", 0).put("zmax", 100);
+        t.put("texttemplate", "%{z:.1f}").put("hovertemplate", "step %{y}, experience %{x}: %{z:.2f}%<extra></extra>");
+        ArrayNode z = t.putArray("z");
+        for (double[] row : percent) {
+            ArrayNode r = z.addArray();
+            for (double v : row) {
+                if (Double.isNaN(v)) {
+                    r.addNull();
+                } else {
+                    r.add(v);
+                }
+            }
+        }
+        t.putObject("colorbar").putObject("title").put("text", "%");
+        p.layout().with("yaxis").put("autorange", "reversed").put("dtick", 1);
+        p.layout().with("xaxis").put("dtick", 1);
+        return p;
+    }
+
+    /**
+     * Reliability diagram: accuracy against mean confidence per bin, one line per method, marker size growing with
+     * the bin's count (hover shows it), plus the diagonal. Bins with fewer than {@code minCount} predictions are
+     * left out (their accuracy is noise).
+     */
+    public static Plot reliability(String title, List<Series> perMethod, List<long[]> counts, int minCount) {
+        Plot p = Plot.of(title + (minCount > 1 ? " (bins with fewer than " + minCount + " predictions left out)" : ""),
+                "confidence (mean per bin)", "accuracy");
+        ObjectNode diag = p.trace();
+        diag.put("type", "scatter").put("mode", "lines").put("name", "perfect calibration");
+        numbers(diag, "x", new double[]{0, 1});
+        numbers(diag, "y", new double[]{0, 1});
+        diag.putObject("line").put("dash", "dash").put("color", "gray");
+        for (int i = 0; i < perMethod.size(); i++) {
+            Series s = perMethod.get(i);
+            long[] n = counts.get(i);
+            ObjectNode t = p.trace();
+            t.put("type", "scatter").put("mode", "lines+markers").put("name", s.name());
+            ArrayNode x = t.putArray("x");
+            ArrayNode y = t.putArray("y");
+            ArrayNode text = t.putArray("text");
+            ArrayNode size = t.putObject("marker").put("color", color(i)).putArray("size");
+            for (int k = 0; k < s.x().length; k++) {
+                if (n[k] >= minCount) {
+                    x.add(s.x()[k]);
+                    y.add(s.y()[k]);
+                    text.add(n[k] + " predictions");
+                    size.add(5 + 3 * Math.log10(n[k]));
+                }
+            }
+            t.put("hovertemplate", "confidence %{x:.3f}, accuracy %{y:.3f}, %{text}");
+            t.putObject("line").put("color", color(i));
+        }
+        return p;
     }
 }

@@ -1,19 +1,20 @@
 package fsil.eval.report;
 
-import fsil.eval.metrics.CalibrationBins;
+import fsil.api.FsilException;
+import fsil.data.Datasets;
 import fsil.data.io.AtomicFiles;
+import fsil.eval.metrics.CalibrationBins;
+import fsil.eval.metrics.Metric;
 import fsil.eval.store.UnitRecord;
-import fsil.eval.store.UnitsCsv;
+import fsil.eval.store.UnitStore;
 import tech.tablesaw.api.Row;
 import tech.tablesaw.api.Table;
-import tech.tablesaw.plotly.components.Figure;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -23,9 +24,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Writes the summaries ({@code summary.csv}, {@code a_matrix.csv}, {@code reliability.csv}) and a
- * self-contained HTML report (tables and tablesaw-jsplot figures, with {@code plotly.min.js} shipped next to
- * it, so no CDN is needed) from unit rows alone.
+ * Writes the summaries ({@code summary.csv}, {@code a_matrix.csv}, {@code reliability.csv}) and an HTML report
+ * (tables and Plotly figures) from a run's store alone. The report opens offline: {@code plotly.min.js} sits next to
+ * it, a hard link to one copy in the cache directory where the file system allows it (so run directories share
+ * it), a copy otherwise. Every user-given string is escaped for where it lands (HTML text, attribute, script).
  */
 public final class Report {
     public static final String SUMMARY = "summary.csv";
@@ -33,157 +35,255 @@ public final class Report {
     public static final String RELIABILITY = "reliability.csv";
     public static final String HTML = "report.html";
     public static final String PLOTLY = "plotly.min.js";
+    static final String PLOTLY_VERSION = "2.35.2";
+    /** Reliability bins with fewer predictions are left out of the diagram (their accuracy is noise). */
+    static final int MIN_BIN_COUNT = 10;
 
     private Report() {
     }
 
-    /** Rebuilds every summary and the report of a run directory from its units.csv. */
-    public static void rebuild(Path dir) throws IOException {
-        Path units = dir.resolve(UnitsCsv.FILE);
+    /**
+     * Rebuilds every summary and the report of a run directory from its units.csv; returns the invalid rows, which
+     * the summaries leave out and the report names.
+     */
+    public static List<UnitStore.Invalid> rebuild(Path dir, List<Metric> metrics) {
+        Path units = dir.resolve(UnitStore.FILE);
         if (!Files.exists(units)) {
-            throw new fsil.api.FsilException(dir + " has no " + UnitsCsv.FILE + ": not a run directory");
+            throw new FsilException(dir + " has no " + UnitStore.FILE + ": not a run directory, or a run that stored "
+                    + "nothing yet");
         }
-        write(dir, UnitsCsv.read(units).rows());
+        UnitStore.Contents c = UnitStore.read(units);
+        write(dir, c.rows(), metrics, c.invalid());
+        return c.invalid();
     }
 
-    public static void write(Path dir, List<UnitRecord> records) throws IOException {
-        Table summary = Summary.summarize(records);
+    public static void write(Path dir, List<UnitRecord> records, List<Metric> metrics) {
+        write(dir, records, metrics, List.of());
+    }
+
+    static void write(Path dir, List<UnitRecord> records, List<Metric> metrics, List<UnitStore.Invalid> invalid) {
+        Table summary = Summary.summarize(records, metrics);
         writeCsv(dir.resolve(SUMMARY), summary);
         writeCsv(dir.resolve(A_MATRIX), Summary.aMatrix(records));
         writeCsv(dir.resolve(RELIABILITY), Summary.reliability(records));
-        try (InputStream in = Report.class.getResourceAsStream("/fsil/report/plotly.min.js")) {
-            if (in == null) {
-                throw new IOException("plotly.min.js missing from the fsil-eval jar");
-            }
-            Path tmp = dir.resolve(PLOTLY + ".tmp");
-            Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
-            Files.move(tmp, dir.resolve(PLOTLY), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        }
-        AtomicFiles.writeString(dir.resolve(HTML), html(dir.getFileName() == null ? "run" : dir.getFileName().toString(),
-                records, summary));
+        plotly(dir);
+        String title = dir.toAbsolutePath().getFileName() == null ? "run" : dir.toAbsolutePath().getFileName().toString();
+        AtomicFiles.writeString(dir.resolve(HTML), html(title, records, summary, invalid));
     }
 
-    static void writeCsv(Path file, Table t) throws IOException {
+    static void writeCsv(Path file, Table t) {
         StringWriter w = new StringWriter();
         t.write().csv(w);
         AtomicFiles.writeString(file, w.toString());
     }
 
+    /** plotly.min.js next to the report: a hard link to the cache's copy, or a copy. */
+    static void plotly(Path dir) {
+        Path target = dir.resolve(PLOTLY);
+        try {
+            Path shared = Datasets.defaultCacheDir().resolve("plotly-" + PLOTLY_VERSION + ".min.js");
+            if (!Files.isRegularFile(shared)) {
+                AtomicFiles.write(shared, out -> copyResource(out));
+            }
+            Path tmp = Files.createTempFile(dir, "." + PLOTLY + ".", ".tmp");
+            Files.delete(tmp);
+            try {
+                Files.createLink(tmp, shared);
+            } catch (IOException | UnsupportedOperationException e) {
+                Files.copy(shared, tmp);
+            }
+            Files.move(tmp, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException | FsilException e) {
+            // no usable cache: the run directory gets its own copy
+            AtomicFiles.write(target, Report::copyResource);
+        }
+    }
+
+    private static void copyResource(java.io.OutputStream out) throws IOException {
+        try (InputStream in = Report.class.getResourceAsStream("/fsil/report/plotly.min.js")) {
+            if (in == null) {
+                throw new IOException("plotly.min.js is missing from fsil's eval jar");
+            }
+            in.transferTo(out);
+        }
+    }
+
     /** The report page: per dataset and setting, a headline table and the figures of the protocol. */
-    public static String html(String title, List<UnitRecord> records, Table summary) {
+    public static String html(String title, List<UnitRecord> records, Table summary, List<UnitStore.Invalid> invalid) {
         Page page = new Page(title);
         page.h1("fsil report: " + title);
-        long failed = records.stream().filter(r -> !r.ok()).count();
-        page.p(records.size() + " units, " + failed + " failed." + (failed > 0 ? " Failed units are listed at the end." : ""));
+        int tasks = records.stream().mapToInt(UnitRecord::tasks).sum();
+        int failed = records.stream().filter(r -> !r.ok()).mapToInt(UnitRecord::tasks).sum();
+        page.p(tasks + " tasks (episodes or runs), " + failed + " failed."
+                + (failed > 0 ? " Failed units are listed at the end." : ""));
+        if (!invalid.isEmpty()) {
+            page.raw("<p class=\"warning\">" + Html.text(UnitStore.FILE + " holds " + invalid.size()
+                    + " invalid row(s), left out of every number on this page: "
+                    + new UnitStore.Contents(List.of(), invalid).describeInvalid(10)
+                    + ". 'fsil run --resume' recomputes them.") + "</p>");
+        }
         Map<List<String>, List<Summary.Group>> bySetting = new LinkedHashMap<>();
         for (Summary.Group g : Summary.groups(records)) {
             bySetting.computeIfAbsent(List.of(g.dataset(), g.protocol(), g.setting()), k -> new ArrayList<>()).add(g);
         }
         for (Map.Entry<List<String>, List<Summary.Group>> e : bySetting.entrySet()) {
             String dataset = e.getKey().get(0);
-            String protocol = e.getKey().get(1);
             String setting = e.getKey().get(2);
             List<Summary.Group> groups = e.getValue();
-            page.h2(dataset + " / " + protocol + " / " + setting);
-            page.raw(headlineTable(summary, dataset, protocol, setting, groups));
+            boolean incremental = groups.stream().anyMatch(Summary.Group::incremental);
+            boolean oneStep = incremental && groups.stream().allMatch(g -> g.values("a_matrix").stream()
+                    .allMatch(u -> u.get(0) == null || u.get(0).size() <= 1));
+            boolean relative = groups.stream().anyMatch(g -> !g.values("relative_acc").isEmpty());
+            page.h2(dataset + " / " + e.getKey().get(1) + " / " + setting);
+            page.raw(headlineTable(summary, dataset, setting, groups, incremental && !oneStep, relative, oneStep));
             String ctx = " (" + dataset + ", " + setting + ")";
-            if (protocol.equals("fewshot")) {
-                accuracyBars(page, summary, dataset, setting, groups, "episode_acc", "episode accuracy" + ctx);
-            } else if (protocol.equals("gp-classes")) {
-                accuracyBars(page, summary, dataset, setting, groups, "final_acc", "accuracy" + ctx);
+            if (!incremental) {
+                bars(page, summary, dataset, setting, groups, "episode_acc", "episode accuracy" + ctx);
+            } else if (oneStep) {
+                bars(page, summary, dataset, setting, groups, "final_acc", "accuracy" + ctx);
             } else {
                 curve(page, summary, dataset, setting, groups, "acc_seen", "accuracy on seen classes a_t" + ctx);
-                if (protocol.equals("ncmf")) {
+                if (relative) {
                     curve(page, summary, dataset, setting, groups, "relative_acc",
                             "accuracy relative to retraining from scratch" + ctx);
-                    curve(page, summary, dataset, setting, groups, "step_fit_s", "training time per step (s)" + ctx);
                 }
                 for (Summary.Group g : groups) {
-                    heatmap(page, records, g);
+                    double[][] z = Summary.meanMatrix(g);
+                    if (z.length >= 2) {
+                        for (double[] row : z) {
+                            for (int k = 0; k < row.length; k++) {
+                                row[k] *= 100;
+                            }
+                        }
+                        page.figure(Figures.heatmap("accuracy matrix A[t][k] (%): " + g.method() + ctx, z));
+                    }
                 }
             }
             reliability(page, groups, "reliability" + ctx);
-            times(page, summary, dataset, setting, groups, "time per unit (s)" + ctx);
+            times(page, summary, dataset, setting, groups, "time per task (ms)" + ctx);
         }
         classSweeps(page, summary);
         if (failed > 0) {
             page.h2("Failed units");
-            StringBuilder sb = new StringBuilder("<table><tr><th>method</th><th>dataset</th><th>setting</th><th>unit</th>"
-                    + "<th>error</th></tr>");
-            records.stream().filter(r -> !r.ok()).limit(200).forEach(r -> sb.append("<tr><td>").append(esc(r.method()))
-                    .append("</td><td>").append(esc(r.dataset())).append("</td><td>").append(esc(r.setting()))
-                    .append("</td><td>").append(r.unit()).append("</td><td>").append(esc(r.error())).append("</td></tr>"));
+            StringBuilder sb = new StringBuilder("<table><tr><th>method</th><th>dataset</th><th>setting</th>"
+                    + "<th>unit</th><th>error</th></tr>");
+            records.stream().filter(r -> !r.ok()).limit(200).forEach(r -> sb.append("<tr><td>")
+                    .append(Html.text(r.method())).append("</td><td>").append(Html.text(r.dataset()))
+                    .append("</td><td>").append(Html.text(r.setting())).append("</td><td>").append(r.unit())
+                    .append("</td><td>").append(Html.text(r.error())).append("</td></tr>"));
             page.raw(sb.append("</table>").toString());
         }
         return page.finish();
     }
 
-    private static Row find(Table summary, String method, String dataset, String setting, String metric, Integer step) {
+    private static Row find(Table summary, String method, String dataset, String setting, String metric,
+                            Integer step) {
+        Row found = null;
         for (Row r : summary) {
             if (r.getString("method").equals(method) && r.getString("dataset").equals(dataset)
                     && r.getString("setting").equals(setting) && r.getString("metric").equals(metric)
                     && (step == null ? r.isMissing("step") : !r.isMissing("step") && r.getInt("step") == step)) {
-                return r;
+                found = r;
             }
         }
-        return null;
+        return found;
     }
 
-    private static String headlineTable(Table summary, String dataset, String protocol, String setting,
-                                        List<Summary.Group> groups) {
-        Map<String, String> cols = Summary.headlineMetrics(protocol);
-        StringBuilder sb = new StringBuilder("<table><tr><th>method</th>");
-        cols.values().forEach(c -> sb.append("<th>").append(esc(c)).append("</th>"));
-        if (protocol.equals("ncmf")) {
-            sb.append("<th>final relative acc</th>");
+    /** The last step's row of a per-step metric. */
+    private static Row last(Table summary, String method, String dataset, String setting, String metric) {
+        Row found = null;
+        for (Row r : summary) {
+            if (r.getString("method").equals(method) && r.getString("dataset").equals(dataset)
+                    && r.getString("setting").equals(setting) && r.getString("metric").equals(metric)) {
+                found = r;
+            }
         }
+        return found;
+    }
+
+    private static String headlineTable(Table summary, String dataset, String setting, List<Summary.Group> groups,
+                                        boolean incremental, boolean relative, boolean oneStep) {
+        Map<String, String> cols = new LinkedHashMap<>(Summary.headlineMetrics(incremental, relative));
+        if (oneStep) {
+            cols.remove("episode_acc");
+            Map<String, String> withAcc = new LinkedHashMap<>();
+            withAcc.put("final_acc", "accuracy");
+            withAcc.putAll(cols);
+            cols = withAcc;
+        }
+        StringBuilder sb = new StringBuilder("<table><tr><th>method</th>");
+        cols.values().forEach(c -> sb.append("<th>").append(Html.text(c)).append("</th>"));
         sb.append("</tr>");
         for (Summary.Group g : groups) {
-            sb.append("<tr><td>").append(esc(g.method())).append("</td>");
+            sb.append("<tr><td>").append(Html.text(g.method())).append("</td>");
             for (String metric : cols.keySet()) {
-                Row r = find(summary, g.method(), dataset, setting, metric, null);
-                sb.append("<td>").append(r == null ? "" : format(metric, r)).append("</td>");
-            }
-            if (protocol.equals("ncmf")) {
-                Row last = null;
-                for (Row r : summary) {
-                    if (r.getString("method").equals(g.method()) && r.getString("dataset").equals(dataset)
-                            && r.getString("setting").equals(setting) && r.getString("metric").equals("relative_acc")) {
-                        last = r;
-                    }
-                }
-                sb.append("<td>").append(last == null ? "" : format("relative_acc", last)).append("</td>");
+                Row r = metric.equals("relative_acc") ? last(summary, g.method(), dataset, setting, metric)
+                        : find(summary, g.method(), dataset, setting, metric, null);
+                sb.append("<td>").append(r == null ? "" : Html.text(format(metric, r))).append("</td>");
             }
             sb.append("</tr>");
         }
         return sb.append("</table>").toString();
     }
 
-    static String format(String metric, Row r) {
-        double v = r.getDouble("value");
-        double ci = r.getDouble("ci95");
-        if (metric.endsWith("acc") || metric.equals("forgetting_max") || metric.equals("forgetting_first")
-                || metric.equals("bwt") || metric.equals("relative_acc")) {
-            return Double.isNaN(ci) ? String.format(Locale.ROOT, "%.2f%%", 100 * v)
-                    : String.format(Locale.ROOT, "%.2f &plusmn; %.2f%%", 100 * v, 100 * ci);
+    /** A summary value for people: accuracies in %, with the 95% CI only when there are two or more units. */
+    public static String format(String metric, Row r) {
+        return format(metric, r.getDouble("value"), r.getDouble("ci95"), r.getInt("n"));
+    }
+
+    public static String format(String metric, double v, double ci, int n) {
+        if (Double.isNaN(v)) {
+            return "";
+        }
+        boolean interval = n >= 2 && !Double.isNaN(ci);
+        if (isPercent(metric)) {
+            return interval ? String.format(Locale.ROOT, "%.2f ± %.2f %%", 100 * v, 100 * ci)
+                    : String.format(Locale.ROOT, "%.2f %%", 100 * v);
         }
         if (metric.equals("ece") || metric.equals("mce")) {
             return String.format(Locale.ROOT, "%.4f", v);
         }
         if (metric.endsWith("_s")) {
-            return String.format(Locale.ROOT, "%.3g", v);
+            return seconds(v);
         }
-        if (metric.equals("failed_units")) {
+        if (metric.equals("failed_units") || metric.equals("units")) {
             return Long.toString((long) v);
         }
-        if (metric.equals("memory_bytes")) {
-            return String.format(Locale.ROOT, "%.3g", v);
+        if (metric.endsWith("_bytes")) {
+            return bytes(v);
         }
         return String.format(Locale.ROOT, "%.4g", v);
     }
 
-    private static void accuracyBars(Page page, Table summary, String dataset, String setting,
-                                     List<Summary.Group> groups, String metric, String title) {
+    static boolean isPercent(String metric) {
+        return metric.endsWith("acc") || metric.equals("acc_seen") || metric.equals("forgetting_max")
+                || metric.equals("forgetting_first") || metric.equals("bwt");
+    }
+
+    /** Seconds in a readable unit: µs, ms or s. */
+    public static String seconds(double s) {
+        if (s < 1e-3) {
+            return String.format(Locale.ROOT, "%.1f µs", s * 1e6);
+        }
+        if (s < 1) {
+            return String.format(Locale.ROOT, "%.2f ms", s * 1e3);
+        }
+        return String.format(Locale.ROOT, "%.2f s", s);
+    }
+
+    /** Bytes in a readable unit: B, KB, MB or GB (powers of 1000). */
+    public static String bytes(double b) {
+        String[] units = {"B", "KB", "MB", "GB", "TB"};
+        int u = 0;
+        while (Math.abs(b) >= 1000 && u < units.length - 1) {
+            b /= 1000;
+            u++;
+        }
+        return u == 0 ? String.format(Locale.ROOT, "%.0f B", b) : String.format(Locale.ROOT, "%.1f %s", b, units[u]);
+    }
+
+    private static void bars(Page page, Table summary, String dataset, String setting, List<Summary.Group> groups,
+                             String metric, String title) {
         List<String> names = new ArrayList<>();
         List<Double> v = new ArrayList<>();
         List<Double> ci = new ArrayList<>();
@@ -191,13 +291,14 @@ public final class Report {
             Row r = find(summary, g.method(), dataset, setting, metric, null);
             if (r != null) {
                 names.add(g.method());
-                v.add(r.getDouble("value"));
-                ci.add(r.getDouble("ci95"));
+                v.add(100 * r.getDouble("value"));
+                ci.add(r.getInt("n") >= 2 ? 100 * r.getDouble("ci95") : Double.NaN);
             }
         }
         if (!names.isEmpty()) {
-            page.figure(Figures.barsWithCi(title + " with 95% CI", "accuracy", names.toArray(new String[0]),
-                    v.stream().mapToDouble(Double::doubleValue).toArray(), ci.stream().mapToDouble(Double::doubleValue).toArray()));
+            page.figure(Figures.bars(title + " with 95% CI", "accuracy (%)", names,
+                    v.stream().mapToDouble(Double::doubleValue).toArray(),
+                    ci.stream().mapToDouble(Double::doubleValue).toArray()));
         }
     }
 
@@ -210,7 +311,8 @@ public final class Report {
                 if (r.getString("method").equals(g.method()) && r.getString("dataset").equals(dataset)
                         && r.getString("setting").equals(setting) && r.getString("metric").equals(metric)
                         && !r.isMissing("classes")) {
-                    pts.add(new double[]{r.getInt("classes"), r.getDouble("value"), r.getDouble("ci95")});
+                    pts.add(new double[]{r.getInt("classes"), 100 * r.getDouble("value"),
+                            r.getInt("n") >= 2 ? 100 * r.getDouble("ci95") : Double.NaN});
                 }
             }
             if (!pts.isEmpty()) {
@@ -219,78 +321,48 @@ public final class Report {
             }
         }
         if (!series.isEmpty()) {
-            page.figure(Figures.lines(title, "number of classes seen", metric, series));
+            page.figure(Figures.lines(title + " (95% CI shaded)", "number of classes seen", metric + " (%)", series));
         }
-    }
-
-    private static void heatmap(Page page, List<UnitRecord> records, Summary.Group g) {
-        List<UnitRecord> ok = g.ok();
-        if (ok.isEmpty() || ok.get(0).aMatrix().length < 2) {
-            return;
-        }
-        int steps = ok.stream().mapToInt(u -> u.aMatrix().length).min().orElse(0);
-        double[][] z = new double[steps][steps];
-        for (int t = 0; t < steps; t++) {
-            for (int k = 0; k < steps; k++) {
-                if (k > t) {
-                    z[t][k] = Double.NaN;
-                    continue;
-                }
-                double s = 0;
-                int n = 0;
-                for (UnitRecord u : ok) {
-                    double v = u.aMatrix()[t][k];
-                    if (!Double.isNaN(v)) {
-                        s += v;
-                        n++;
-                    }
-                }
-                z[t][k] = n == 0 ? Double.NaN : s / n;
-            }
-        }
-        Object[] x = new Object[steps];
-        Object[] y = new Object[steps];
-        for (int i = 0; i < steps; i++) {
-            x[i] = "exp " + i;
-            y[i] = "after step " + i;
-        }
-        page.figure(Figures.heatmap("accuracy matrix A[t][k]: " + g.method() + " (" + g.dataset() + ", " + g.setting() + ")",
-                "experience k (classes introduced at step k)", "after step t", x, y, z));
     }
 
     private static void reliability(Page page, List<Summary.Group> groups, String title) {
         List<Figures.Series> series = new ArrayList<>();
+        List<long[]> counts = new ArrayList<>();
         for (Summary.Group g : groups) {
-            CalibrationBins bins = Summary.pooledBins(g.ok());
+            CalibrationBins bins = Summary.pooledBins(g);
             if (bins == null) {
                 continue;
             }
-            List<double[]> pts = new ArrayList<>();
-            for (int b = 0; b < bins.bins(); b++) {
-                if (bins.count(b) > 0) {
-                    pts.add(new double[]{bins.meanConfidence(b), bins.accuracy(b)});
-                }
+            double[] x = new double[CalibrationBins.BINS];
+            double[] y = new double[CalibrationBins.BINS];
+            long[] n = new long[CalibrationBins.BINS];
+            for (int b = 0; b < CalibrationBins.BINS; b++) {
+                x[b] = bins.meanConfidence(b);
+                y[b] = bins.accuracy(b);
+                n[b] = bins.count(b);
             }
-            series.add(new Figures.Series(String.format(Locale.ROOT, "%s (ECE %.3f)", g.method(), bins.ece()),
-                    pts.stream().mapToDouble(p -> p[0]).toArray(), pts.stream().mapToDouble(p -> p[1]).toArray(), null));
+            series.add(new Figures.Series(String.format(Locale.ROOT, "%s (ECE %.3f)", g.method(), bins.ece()), x, y,
+                    null));
+            counts.add(n);
         }
         if (!series.isEmpty()) {
-            page.figure(Figures.reliability(title + ", 15 bins", series));
+            page.figure(Figures.reliability(title + ", 15 bins", series, counts, MIN_BIN_COUNT));
         }
     }
 
     private static void times(Page page, Table summary, String dataset, String setting, List<Summary.Group> groups,
                               String title) {
-        String[] names = groups.stream().map(Summary.Group::method).toArray(String[]::new);
-        double[] fit = new double[names.length];
-        double[] pred = new double[names.length];
-        for (int i = 0; i < names.length; i++) {
-            Row f = find(summary, names[i], dataset, setting, "fit_s", null);
-            Row p = find(summary, names[i], dataset, setting, "predict_s", null);
-            fit[i] = f == null ? 0 : f.getDouble("value");
-            pred[i] = p == null ? 0 : p.getDouble("value");
+        List<String> names = groups.stream().map(Summary.Group::method).toList();
+        double[] fit = new double[names.size()];
+        double[] pred = new double[names.size()];
+        for (int i = 0; i < names.size(); i++) {
+            Row f = find(summary, names.get(i), dataset, setting, "fit_s", null);
+            Row p = find(summary, names.get(i), dataset, setting, "predict_s", null);
+            fit[i] = f == null ? 0 : 1e3 * f.getDouble("value");
+            pred[i] = p == null ? 0 : 1e3 * p.getDouble("value");
         }
-        page.figure(Figures.groupedBars(title, "seconds", names, List.of("fit (learn)", "predict"), List.of(fit, pred)));
+        page.figure(Figures.groupedBars(title, "milliseconds", names, List.of("fit (learn)", "predict"),
+                List.of(fit, pred)));
     }
 
     /** gp-classes: accuracy against the number of classes, one line per method over all settings. */
@@ -308,7 +380,8 @@ public final class Report {
                         && r.getString("metric").equals("final_acc")) {
                     double c = Double.parseDouble(r.getString("setting").replaceAll("\\D+", ""));
                     byMethod.computeIfAbsent(r.getString("method"), k -> new ArrayList<>())
-                            .add(new double[]{c, r.getDouble("value"), r.getDouble("ci95")});
+                            .add(new double[]{c, 100 * r.getDouble("value"),
+                                    r.getInt("n") >= 2 ? 100 * r.getDouble("ci95") : Double.NaN});
                 }
             }
             List<Figures.Series> series = new ArrayList<>();
@@ -319,14 +392,10 @@ public final class Report {
             });
             if (series.stream().anyMatch(s -> s.x().length > 1)) {
                 page.h2(ds + " / gp-classes: accuracy versus number of classes");
-                page.figure(Figures.lines("accuracy vs number of classes (" + ds + "), 95% CI dotted",
-                        "number of classes", "accuracy", series));
+                page.figure(Figures.lines("accuracy vs number of classes (" + ds + "), 95% CI shaded",
+                        "number of classes", "accuracy (%)", series));
             }
         }
-    }
-
-    static String esc(String s) {
-        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
     }
 
     /**
@@ -334,7 +403,6 @@ public final class Report {
      * check the page (data-errors, data-figures, data-empty).
      */
     static final String SELF_CHECK = "<div id=\"fsil-check\" style=\"display:none\"></div>\n<script>\n"
-            + "window.fsilErrors = window.fsilErrors || [];\n"
             + "window.addEventListener('load', function () {\n"
             + "  var figs = document.querySelectorAll('div.fig'); var empty = 0;\n"
             + "  figs.forEach(function (f) { var svg = f.querySelector('svg.main-svg');\n"
@@ -357,34 +425,34 @@ public final class Report {
         }
 
         void h1(String s) {
-            body.append("<h1>").append(esc(s)).append("</h1>\n");
+            body.append("<h1>").append(Html.text(s)).append("</h1>\n");
         }
 
         void h2(String s) {
-            body.append("<h2>").append(esc(s)).append("</h2>\n");
+            body.append("<h2>").append(Html.text(s)).append("</h2>\n");
         }
 
         void p(String s) {
-            body.append("<p>").append(esc(s)).append("</p>\n");
+            body.append("<p>").append(Html.text(s)).append("</p>\n");
         }
 
         void raw(String html) {
             body.append(html).append('\n');
         }
 
-        void figure(Figure f) {
-            String id = "fig" + (figures++);
-            body.append("<div class=\"fig\" id=\"").append(id).append("\"></div>\n");
-            body.append(f.asJavascript(id)).append('\n');
+        void figure(Plot p) {
+            body.append(p.html("fig" + (figures++)));
         }
 
         String finish() {
-            return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"UTF-8\"><title>" + esc(title)
+            return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"UTF-8\"><title>" + Html.text(title)
                     + "</title>\n<script>window.fsilErrors = [];window.addEventListener('error', function (e) "
-                    + "{ window.fsilErrors.push(String(e.message)); });</script>\n<script src=\"" + PLOTLY + "\"></script>\n<style>body{font-family:sans-serif;margin:2em}"
+                    + "{ window.fsilErrors.push(String(e.message)); });</script>\n<script src=\"" + PLOTLY
+                    + "\"></script>\n<style>body{font-family:sans-serif;margin:2em}"
                     + "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:4px 8px;"
-                    + "text-align:right}th{background:#f0f0f0}td:first-child{text-align:left}.fig{margin:1em 0}</style>"
-                    + "</head><body>\n" + body + SELF_CHECK + "</body></html>\n";
+                    + "text-align:right}th{background:#f0f0f0}td:first-child{text-align:left}.fig{margin:1em 0}"
+                    + ".warning{color:#a00;font-weight:bold}</style></head><body>\n" + body + SELF_CHECK
+                    + "</body></html>\n";
         }
     }
 }

@@ -1,6 +1,6 @@
 package fsil.eval.run;
 
-/** Progress of a run (units done, rate, ETA); the CLI shows a progress bar, tests stay silent. */
+/** Progress of a run (tasks done, rate, ETA); the CLI shows a progress bar, tests stay silent. */
 public interface Progress extends AutoCloseable {
 
     Progress SILENT = new Progress() {
@@ -9,7 +9,7 @@ public interface Progress extends AutoCloseable {
         }
 
         @Override
-        public void step() {
+        public void step(long tasks) {
         }
 
         @Override
@@ -21,9 +21,11 @@ public interface Progress extends AutoCloseable {
         }
     };
 
-    void start(String task, long total);
+    /** The run starts {@code total} tasks (episodes, runs) of a protocol. */
+    void start(String protocol, long total);
 
-    void step();
+    /** {@code tasks} more tasks are done. */
+    void step(long tasks);
 
     /** A line of information (loading data, preparing a method). */
     void message(String text);

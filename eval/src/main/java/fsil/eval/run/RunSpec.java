@@ -1,18 +1,35 @@
 package fsil.eval.run;
 
-import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import fsil.api.FsilException;
 
+import java.io.IOException;
+import java.math.BigInteger;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Everything that defines a run: methods x datasets x one protocol with its options (an option may list several
- * values; each combination is a setting), the seeds, the backbone. Written to the run directory as
- * {@code spec.json}; a run file (JSON or YAML) has the same fields.
+ * values; each combination is a setting), the seeds, the backbone. A run file (JSON or YAML) and a run
+ * directory's {@code spec.json} have the same fields, checked strictly: unknown fields, wrong types (a seed that
+ * is not an integer, options that are not a mapping, ...) and duplicate keys are errors naming the field.
  *
  * @param methods      method variants
- * @param datasets     dataset names
+ * @param datasets     dataset references
  * @param backbone     backbone spec (e.g. {@code identity}, {@code pretrained-mlp})
  * @param protocol     protocol name
  * @param options      protocol options; several values make several settings
@@ -21,12 +38,16 @@ import java.util.Map;
  * @param backboneSeed seed of the backbone training (features are cached per dataset, backbone, seed)
  * @param threads      units run in parallel (results do not depend on it)
  */
-@JsonIgnoreProperties(ignoreUnknown = true)
 public record RunSpec(List<VariantSpec> methods, List<String> datasets, String backbone, String protocol,
                       Map<String, List<String>> options, long orderSeed, long trainSeed, long backboneSeed,
                       int threads) {
 
     public static final long DEFAULT_ORDER_SEED = 1993;
+    public static final long DEFAULT_TRAIN_SEED = 0;
+    public static final long DEFAULT_BACKBONE_SEED = 1;
+    public static final int MAX_THREADS = 4096;
+    static final Set<String> FIELDS = Set.of("methods", "datasets", "backbone", "protocol", "options", "order_seed",
+            "train_seed", "backbone_seed", "threads");
 
     public RunSpec {
         methods = List.copyOf(methods);
@@ -37,12 +58,224 @@ public record RunSpec(List<VariantSpec> methods, List<String> datasets, String b
         if (backbone == null || backbone.isBlank()) {
             backbone = "identity";
         }
-        if (threads < 1) {
-            threads = Math.max(1, Runtime.getRuntime().availableProcessors());
+        if (threads < 1 || threads > MAX_THREADS) {
+            throw new FsilException("threads must be between 1 and " + MAX_THREADS + ", got " + threads);
         }
+    }
+
+    /** All cores. */
+    public static int defaultThreads() {
+        return Math.max(1, Runtime.getRuntime().availableProcessors());
     }
 
     public RunSpec withThreads(int t) {
         return new RunSpec(methods, datasets, backbone, protocol, options, orderSeed, trainSeed, backboneSeed, t);
+    }
+
+    // --- run files and spec.json ---------------------------------------------------------------------------------
+
+    /** Reads a JSON or YAML run file (by extension) or a spec.json; all fields but methods, datasets, protocol optional. */
+    public static RunSpec read(Path file) {
+        return fromTree(readTree(file), file.toString());
+    }
+
+    /** A run file's fields as a JSON tree (duplicate keys are errors). */
+    public static ObjectNode readTree(Path file) {
+        String name = file.getFileName() == null ? "" : file.getFileName().toString();
+        JsonFactory factory = name.endsWith(".yaml") || name.endsWith(".yml") ? new YAMLFactory() : new JsonFactory();
+        factory.enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+        if (!Files.isRegularFile(file)) {
+            throw new FsilException("run file " + file + (Files.exists(file) ? " is not a file" : " does not exist"));
+        }
+        JsonNode root;
+        try {
+            root = new ObjectMapper(factory).readTree(file.toFile());
+        } catch (JsonProcessingException e) {
+            throw new FsilException("run file " + file + " is malformed: " + e.getOriginalMessage(), e);
+        } catch (IOException e) {
+            throw new FsilException("cannot read run file " + file + ": " + e.getMessage(), e);
+        }
+        if (!(root instanceof ObjectNode o)) {
+            throw new FsilException("run file " + file + " must hold a mapping with methods, datasets, protocol, ...");
+        }
+        return o;
+    }
+
+    /**
+     * A spec from run-file fields, checked field by field.
+     *
+     * @param where the file (for messages)
+     */
+    public static RunSpec fromTree(ObjectNode root, String where) {
+        for (Iterator<String> it = root.fieldNames(); it.hasNext(); ) {
+            String f = it.next();
+            if (!FIELDS.contains(f)) {
+                throw new FsilException(where + ": unknown field '" + f + "'. Fields: methods, datasets, protocol, "
+                        + "backbone, options, order_seed, train_seed, backbone_seed, threads");
+            }
+        }
+        String methods = names(root, "methods", where, true);
+        String datasets = names(root, "datasets", where, true);
+        String protocol = text(root, "protocol", where, true);
+        String backbone = text(root, "backbone", where, false);
+        return new RunSpec(VariantSpec.parseList(methods), splitDatasets(datasets), backbone, protocol,
+                options(root.get("options"), where), integer(root, "order_seed", DEFAULT_ORDER_SEED, where),
+                integer(root, "train_seed", DEFAULT_TRAIN_SEED, where),
+                integer(root, "backbone_seed", DEFAULT_BACKBONE_SEED, where),
+                (int) integer(root, "threads", defaultThreads(), 1, MAX_THREADS, where));
+    }
+
+    /** The spec as run-file fields (what spec.json holds; {@link #fromTree} reads it back). */
+    public ObjectNode toTree() {
+        ObjectNode o = new ObjectMapper().createObjectNode();
+        ArrayNode m = o.putArray("methods");
+        methods.forEach(v -> m.add(v.text()));
+        ArrayNode d = o.putArray("datasets");
+        datasets.forEach(d::add);
+        o.put("protocol", protocol);
+        o.put("backbone", backbone);
+        ObjectNode opts = o.putObject("options");
+        options.forEach((k, v) -> {
+            ArrayNode a = opts.putArray(k);
+            v.forEach(a::add);
+        });
+        o.put("order_seed", orderSeed);
+        o.put("train_seed", trainSeed);
+        o.put("backbone_seed", backboneSeed);
+        o.put("threads", threads);
+        return o;
+    }
+
+    /** spec.json text. */
+    public String toJson() {
+        try {
+            return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(toTree());
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A string, or a list of strings joined by commas. */
+    private static String names(ObjectNode root, String field, String where, boolean required) {
+        JsonNode v = root.get(field);
+        if (v == null || v.isNull()) {
+            if (required) {
+                throw new FsilException(where + ": '" + field + "' is missing");
+            }
+            return null;
+        }
+        if (v.isTextual()) {
+            return v.asText();
+        }
+        if (v.isArray()) {
+            List<String> out = new ArrayList<>();
+            for (JsonNode e : v) {
+                if (!e.isTextual()) {
+                    throw new FsilException(where + ": '" + field + "' must list names (text), got " + e);
+                }
+                out.add(e.asText());
+            }
+            return String.join(",", out);
+        }
+        throw new FsilException(where + ": '" + field + "' must be a name or a list of names, got " + v);
+    }
+
+    private static String text(ObjectNode root, String field, String where, boolean required) {
+        JsonNode v = root.get(field);
+        if (v == null || v.isNull()) {
+            if (required) {
+                throw new FsilException(where + ": '" + field + "' is missing");
+            }
+            return null;
+        }
+        if (!v.isTextual()) {
+            throw new FsilException(where + ": '" + field + "' must be text, got " + v);
+        }
+        return v.asText();
+    }
+
+    private static long integer(ObjectNode root, String field, long dflt, String where) {
+        return integer(root, field, dflt, Long.MIN_VALUE, Long.MAX_VALUE, where);
+    }
+
+    private static long integer(ObjectNode root, String field, long dflt, long min, long max, String where) {
+        JsonNode v = root.get(field);
+        if (v == null || v.isNull()) {
+            return dflt;
+        }
+        BigInteger b;
+        if (v.isIntegralNumber()) {
+            b = v.bigIntegerValue();
+        } else if (v.isNumber() && v.decimalValue().stripTrailingZeros().scale() <= 0) {
+            b = v.decimalValue().toBigIntegerExact();
+        } else {
+            throw new FsilException(where + ": '" + field + "' must be an integer, got " + v);
+        }
+        if (b.compareTo(BigInteger.valueOf(min)) < 0 || b.compareTo(BigInteger.valueOf(max)) > 0) {
+            throw new FsilException(where + ": '" + field + "' must be an integer between " + min + " and " + max
+                    + ", got " + v);
+        }
+        return b.longValue();
+    }
+
+    /** options: a mapping from option names to a value or a list of values (text, numbers or booleans). */
+    static Map<String, List<String>> options(JsonNode v, String where) {
+        Map<String, List<String>> out = new LinkedHashMap<>();
+        if (v == null || v.isNull()) {
+            return out;
+        }
+        if (!v.isObject()) {
+            throw new FsilException(where + ": 'options' must be a mapping of option names to values, got " + v);
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            List<String> values = new ArrayList<>();
+            if (e.getValue().isArray()) {
+                for (JsonNode x : e.getValue()) {
+                    values.add(scalar(x, "options." + e.getKey(), where));
+                }
+            } else {
+                for (String s : scalar(e.getValue(), "options." + e.getKey(), where).split(",")) {
+                    values.add(s.trim());
+                }
+            }
+            if (values.isEmpty()) {
+                throw new FsilException(where + ": 'options." + e.getKey() + "' has no value");
+            }
+            out.put(e.getKey(), values);
+        }
+        return out;
+    }
+
+    private static String scalar(JsonNode x, String field, String where) {
+        if (x.isTextual() || x.isNumber() || x.isBoolean()) {
+            return x.asText();
+        }
+        throw new FsilException(where + ": '" + field + "' must be a value or a list of values, got " + x);
+    }
+
+    /**
+     * Splits a dataset list at commas, except commas inside a parameterised name:
+     * {@code synthetic:classes=40,dim=64,digits} is [synthetic:classes=40,dim=64, digits].
+     */
+    public static List<String> splitDatasets(String text) {
+        List<String> out = new ArrayList<>();
+        for (String part : text.split(",")) {
+            String p = part.trim();
+            if (p.isEmpty()) {
+                continue;
+            }
+            boolean continuation = p.contains("=") && !p.contains(":") && !out.isEmpty()
+                    && out.get(out.size() - 1).contains(":");
+            if (continuation) {
+                out.set(out.size() - 1, out.get(out.size() - 1) + "," + p);
+            } else {
+                out.add(p);
+            }
+        }
+        if (out.isEmpty()) {
+            throw new FsilException("no dataset given: use e.g. --datasets digits");
+        }
+        return out;
     }
 }

@@ -15,7 +15,10 @@ import java.util.Map;
 public record VariantSpec(String label, String method, Map<String, String> params) {
 
     public VariantSpec {
-        params = Map.copyOf(new LinkedHashMap<>(params));
+        params = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(params));
+        if (label.isBlank() || label.chars().anyMatch(Character::isISOControl)) {
+            throw new FsilException("method label '" + label + "' must be non-empty, without control characters");
+        }
     }
 
     /** Parses a comma-separated list; commas inside brackets belong to the variant. */
@@ -77,7 +80,17 @@ public record VariantSpec(String label, String method, Map<String, String> param
         if (id.isEmpty()) {
             throw new FsilException("empty method id in '" + text + "'");
         }
-        return new VariantSpec(label == null ? (bracket < 0 ? id : t) : label, id, params);
+        String plain = params.isEmpty() ? id : id + "[" + String.join(",", params.entrySet().stream()
+                .map(e -> e.getKey() + "=" + e.getValue()).toList()) + "]";
+        return new VariantSpec(label == null ? plain : label, id, params);
+    }
+
+    /** The text {@link #parse} reads back: {@code label:id[k=v,...]}, the label left out when it is the default. */
+    public String text() {
+        String params = this.params.isEmpty() ? "" : "[" + String.join(",", this.params.entrySet().stream()
+                .map(e -> e.getKey() + "=" + e.getValue()).toList()) + "]";
+        String plain = method + params;
+        return label.equals(plain) ? plain : label + ":" + plain;
     }
 
     /** A copy with more parameter values (later values win). */

@@ -1,33 +1,57 @@
 package fsil.eval.store;
 
-import fsil.eval.metrics.CalibrationBins;
-
-import java.util.Map;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
- * One row of {@code units.csv}: the identity of a unit and what it measured (see
- * {@link fsil.eval.protocol.UnitResult}); a failed unit has status {@code failed} and its error message.
- * {@code calibration} is null when the unit has no predictions (a failed unit).
+ * One row of {@code units.csv}: the identity of a unit, its status, and what its metrics stored.
+ *
+ * @param method    the variant's label (what tables show)
+ * @param methodId  the method's id
+ * @param dataset   the dataset reference
+ * @param protocol  the protocol's name
+ * @param setting   the setting's label
+ * @param unit      the unit's index in its (variant, dataset, setting)
+ * @param firstTask index of the unit's first task (episode or run)
+ * @param tasks     number of tasks in the unit (a block of episodes, or one incremental run)
+ * @param orderSeed the run's order seed
+ * @param trainSeed the method's seed for the unit's first task
+ * @param status    {@link #OK} or {@link #FAILED}
+ * @param error     why a failed unit failed ("" when ok)
+ * @param seconds   wall time of the unit
+ * @param metrics   metric name -> what it stored (empty for a failed unit)
  */
 public record UnitRecord(String method, String methodId, String dataset, String protocol, String setting, int unit,
-                         long orderSeed, long trainSeed, String status, String error, double accuracy,
-                         int evaluated, double fitSeconds, double predictSeconds, long memoryBytes,
-                         double[] accSeen, double[][] aMatrix, int[] classesSeen, double[] relativeAcc,
-                         CalibrationBins calibration, Map<String, Double> extra) {
+                         int firstTask, int tasks, long orderSeed, long trainSeed, String status, String error,
+                         double seconds, ObjectNode metrics) {
 
     public static final String OK = "ok";
     public static final String FAILED = "failed";
 
-    /** The unit's identity within a run. */
-    public String key() {
-        return key(method, dataset, setting, unit);
+    public UnitRecord {
+        metrics = metrics == null ? JsonNodeFactory.instance.objectNode() : metrics;
     }
 
-    public static String key(String method, String dataset, String setting, int unit) {
-        return method + "|" + dataset + "|" + setting + "|" + unit;
+    /** A unit's identity within a run. */
+    public record Key(String method, String dataset, String setting, int unit) {
+        @Override
+        public String toString() {
+            return method + " / " + dataset + " / " + setting + " / unit " + unit;
+        }
+    }
+
+    public Key key() {
+        return new Key(method, dataset, setting, unit);
     }
 
     public boolean ok() {
         return OK.equals(status);
+    }
+
+    /** What a metric stored, or null. */
+    public JsonNode metric(String name) {
+        JsonNode v = metrics.get(name);
+        return v == null || v.isNull() ? null : v;
     }
 }

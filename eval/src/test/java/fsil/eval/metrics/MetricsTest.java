@@ -1,8 +1,18 @@
 package fsil.eval.metrics;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import fsil.api.Prediction;
+import fsil.eval.protocol.TaskOutcome;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class MetricsTest {
@@ -30,7 +40,7 @@ class MetricsTest {
 
     @Test
     void eceAndMceOnHandMadeBins() {
-        CalibrationBins c = new CalibrationBins(15);
+        CalibrationBins c = new CalibrationBins();
         // Bin (13/15, 14/15]: 4 predictions at 0.9, 3 correct -> |0.75 - 0.9| = 0.15
         for (int i = 0; i < 4; i++) {
             c.add(0.9, i < 3);
@@ -38,86 +48,101 @@ class MetricsTest {
         // Bin (0.6, 2/3]: 2 predictions at 0.65, both wrong -> gap 0.65
         c.add(0.65, false);
         c.add(0.65, false);
-        assertEquals(13, c.binOf(0.9));
-        assertEquals(9, c.binOf(0.65));
+        assertEquals(13, CalibrationBins.binOf(0.9));
+        assertEquals(9, CalibrationBins.binOf(0.65));
         assertEquals((4 * 0.15 + 2 * 0.65) / 6, c.ece(), 1e-12);
         assertEquals(0.65, c.mce(), 1e-12);
+        assertTrue(Double.isNaN(new CalibrationBins().ece()), "no predictions: no ECE");
     }
 
     @Test
     void binEdgesAreOpenOnTheLeft() {
-        CalibrationBins c = new CalibrationBins(15);
-        assertEquals(0, c.binOf(1.0 / 15), "upper edge belongs to the lower bin");
-        assertEquals(1, c.binOf(1.0 / 15 + 1e-12));
-        assertEquals(14, c.binOf(1.0));
-        assertEquals(0, c.binOf(0.0));
+        assertEquals(0, CalibrationBins.binOf(1.0 / 15), "upper edge belongs to the lower bin");
+        assertEquals(1, CalibrationBins.binOf(1.0 / 15 + 1e-12));
+        assertEquals(14, CalibrationBins.binOf(1.0));
+        assertEquals(0, CalibrationBins.binOf(0.0));
     }
 
+    /** Bins stored per task as JSON and pooled give the ECE of all predictions at once, bit for bit. */
     @Test
-    void pooledEceFromMergedBinsEqualsEceOfAllPredictions() {
-        CalibrationBins a = new CalibrationBins();
-        CalibrationBins b = new CalibrationBins();
+    void pooledBinsFromStoredJsonEqualBinsOfAllPredictions() throws Exception {
+        Random r = new Random(5);
         CalibrationBins all = new CalibrationBins();
-        java.util.SplittableRandom r = new java.util.SplittableRandom(1);
-        for (int i = 0; i < 1000; i++) {
-            double conf = 0.2 + 0.8 * r.nextDouble();
-            boolean ok = r.nextDouble() < conf * 0.9;
-            (i % 3 == 0 ? a : b).add(conf, ok);
-            all.add(conf, ok);
+        List<JsonNode> stored = new ArrayList<>();
+        ObjectMapper json = new ObjectMapper();
+        for (int task = 0; task < 20; task++) {
+            CalibrationBins one = new CalibrationBins();
+            for (int i = 0; i < 30; i++) {
+                double conf = 0.2 + 0.8 * r.nextDouble();
+                boolean ok = r.nextDouble() < conf;
+                one.add(conf, ok);
+                all.add(conf, ok);
+            }
+            stored.add(json.readTree(json.writeValueAsString(one.toJson()))); // through the text of a row
         }
-        CalibrationBins merged = CalibrationBins.parse(a.encode());
-        merged.addAll(CalibrationBins.parse(b.encode()));
-        assertEquals(all.ece(), merged.ece(), 1e-12);
-        assertEquals(all.mce(), merged.mce(), 1e-12);
-        // Pooled ECE is not the mean of per-part ECEs (a classic reporting trap).
-        assertTrue(Math.abs(all.ece() - 0.5 * (a.ece() + b.ece())) > 1e-6);
+        CalibrationBins pooled = BuiltinMetrics.Calibration.pooled(stored);
+        assertEquals(all.total(), pooled.total());
+        assertEquals(all.ece(), pooled.ece(), 1e-15);
+        assertEquals(all.mce(), pooled.mce(), 1e-15);
+        for (int b = 0; b < CalibrationBins.BINS; b++) {
+            assertEquals(all.count(b), pooled.count(b));
+        }
     }
 
+    /** The bins of a prediction: max-probability confidence, correct when the most probable class is the label. */
     @Test
-    void compactBinsKeepEveryStatisticTheTextAndMergeBothWays() {
-        java.util.SplittableRandom r = new java.util.SplittableRandom(7);
+    void binsOfAPredictionMatchTheDefinition() {
+        Random rnd = new Random(11);
         for (int trial = 0; trial < 200; trial++) {
-            CalibrationBins dense = new CalibrationBins();
-            int n = r.nextInt(0, 20);
-            double lo = r.nextDouble(), hi = lo + (1 - lo) * r.nextDouble();
+            int c = 1 + rnd.nextInt(6);
+            int n = rnd.nextInt(90);
+            int[] classes = new int[c];
+            for (int k = 0; k < c; k++) {
+                classes[k] = 3 * k + rnd.nextInt(3);
+            }
+            double[] prob = new double[n * c];
+            int[] truth = new int[n];
             for (int i = 0; i < n; i++) {
-                double conf = lo + (hi - lo) * r.nextDouble();
-                dense.add(conf, r.nextBoolean());
+                double sum = 0;
+                double sharp = rnd.nextDouble() * 20;
+                for (int k = 0; k < c; k++) {
+                    prob[i * c + k] = rnd.nextInt(10) == 0 ? 1 : Math.exp(sharp * rnd.nextDouble());
+                    sum += prob[i * c + k];
+                }
+                for (int k = 0; k < c; k++) {
+                    prob[i * c + k] /= sum;
+                }
+                truth[i] = classes[rnd.nextInt(c)];
             }
-            CalibrationBins compact = dense.compact();
-            assertEquals(dense.encode(), compact.encode(), "same row text");
-            assertEquals(dense.total(), compact.total());
-            for (int b = 0; b < dense.bins(); b++) {
-                assertEquals(dense.count(b), compact.count(b));
-                assertEquals(dense.meanConfidence(b), compact.meanConfidence(b), 0.0);
-                assertEquals(dense.accuracy(b), compact.accuracy(b), 0.0);
+            Prediction p = Prediction.of(classes, prob);
+            int[] labels = p.labels();
+            double[] conf = p.confidences();
+            CalibrationBins reference = new CalibrationBins();
+            for (int i = 0; i < n; i++) {
+                reference.add(conf[i], labels[i] == truth[i]);
             }
-            assertEquals(dense.ece(), compact.ece(), 0.0);
-            assertEquals(dense.mce(), compact.mce(), 0.0);
-            // A compact instance grows when it receives bins outside its range, on either side.
-            CalibrationBins other = new CalibrationBins();
-            other.add(0.01, true);
-            other.add(0.99, false);
-            CalibrationBins pooledDense = new CalibrationBins();
-            pooledDense.addAll(dense);
-            pooledDense.addAll(other);
-            compact.addAll(other);
-            compact.add(0.5, true);
-            pooledDense.add(0.5, true);
-            assertEquals(pooledDense.encode(), compact.encode());
-            assertEquals(pooledDense.ece(), compact.ece(), 0.0);
+            CalibrationBins bins = CalibrationBins.of(p, truth);
+            assertEquals(reference.toJson(), bins.toJson());
         }
     }
 
+    /** Per-task metrics store one value per task of a unit, null where they do not apply. */
     @Test
-    void emptyCompactBinsHaveNoStatistics() {
-        CalibrationBins empty = new CalibrationBins().compact();
-        assertEquals(0, empty.total());
-        assertTrue(Double.isNaN(empty.ece()));
-        assertEquals(new CalibrationBins().encode(), empty.encode());
-        org.junit.jupiter.api.Assertions.assertThrows(IndexOutOfBoundsException.class, () -> empty.count(15));
-        empty.add(0.3, true);
-        assertEquals(1, empty.count(4));
+    void perTaskMetricsStoreOneValuePerTask() {
+        Prediction p = Prediction.of(new int[]{0, 1}, new double[]{0.9, 0.1, 0.2, 0.8});
+        TaskOutcome episode = new TaskOutcome(true, 0.5, p, new int[]{0, 0}, new double[0], new double[0][],
+                new int[0], new double[0], 0.01, 0.02, 100, Map.of("elbo", -3.0));
+        TaskOutcome other = new TaskOutcome(true, 1.0, p, new int[]{0, 1}, new double[0], new double[0][],
+                new int[0], new double[0], 0.03, 0.04, -1, Map.of());
+        JsonNode acc = new BuiltinMetrics.EpisodeAccuracy().measure(List.of(episode, other));
+        assertEquals("[0.5,1.0]", acc.toString());
+        JsonNode mem = new BuiltinMetrics.MemoryBytes().measure(List.of(episode, other));
+        assertEquals("[100.0,null]", mem.toString(), "-1: not reported");
+        assertNull(new BuiltinMetrics.AccuracySeen().measure(List.of(episode)), "not a stream");
+        List<String> rows = new ArrayList<>();
+        new BuiltinMetrics.Diagnostics().summarize(List.of(new BuiltinMetrics.Diagnostics()
+                .measure(List.of(episode, other))), (m, step, classes, v) -> rows.add(m + "=" + v.mean() + "/" + v.n()));
+        assertEquals(List.of("elbo=-3.0/1"), rows);
     }
 
     @Test

@@ -1,6 +1,7 @@
 package fsil.eval.report;
 
 import fsil.eval.run.RunSpec;
+import fsil.data.FeatureSet;
 import fsil.eval.run.Runner;
 import fsil.eval.store.UnitRecord;
 import fsil.eval.run.VariantSpec;
@@ -21,6 +22,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -41,14 +43,8 @@ class ReportRenderTest {
 
     @Test
     void reportRendersWithoutScriptErrorsOrEmptyPlots(@TempDir Path tmp) throws Exception {
-        Path browser = chromium();
-        if (browser == null) {
-            if ("1".equals(System.getenv("FSIL_REQUIRE_BROWSER"))) {
-                throw new AssertionError("FSIL_REQUIRE_BROWSER=1 but no Chromium found: apt-get install chromium");
-            }
-            Assumptions.abort("Chromium not installed (apt-get install chromium); report rendering not checked");
-        }
-        Runner runner = fsil.eval.run.RunnerTestAccess.runner(TestData.clusters(12, 20, 8, 6, 1.0, 9));
+        Path browser = browserOrSkip();
+        Runner runner = fsil.eval.run.RunnerTest.runner(TestData.clusters(12, 20, 8, 6, 1.0, 9));
         List<UnitRecord> all = new ArrayList<>();
         all.addAll(runner.run(new RunSpec(VariantSpec.parseList("ncm,knn"), List.of("toy"), "identity", "fewshot",
                 Map.of("episodes", List.of("20"), "ways", List.of("4"), "queries", List.of("12")), 1, 0, 1, 2),
@@ -62,12 +58,56 @@ class ReportRenderTest {
         // Kept under target/ so a developer can open the rendered report.
         Path dir = Path.of("target", "report-render");
         Files.createDirectories(dir);
-        Report.write(dir, all);
+        Report.write(dir, all, fsil.eval.testing.TestPlugins.metrics().all());
         String html = Files.readString(dir.resolve(Report.HTML));
         int figures = count(html, "class=\"fig\"");
         assertTrue(figures >= 10, "all figure kinds present: " + figures);
+        String dom = render(browser, dir, tmp);
+        assertEquals(Integer.toString(figures), check(dom, "data-figures"));
+    }
 
-        Path profile = tmp.resolve("profile");
+    /**
+     * A hostile method label, dataset name and run directory name neither run as script nor break the page: each
+     * payload would mark the body if it ran, and the page still draws every figure without a script error.
+     */
+    @Test
+    void hostileNamesAreEscapedWherever(@TempDir Path tmp) throws Exception {
+        Path browser = browserOrSkip();
+        String label = "x</script><script>document.body.setAttribute('data-pwned','label')</script>'\"&";
+        String dataset = "<img src=x onerror=\"document.body.setAttribute('data-pwned','dataset')\">";
+        String dirName = "run'><svg onload=document.body.setAttribute('data-pwned','dir')>";
+        FeatureSet data = TestData.clusters(12, 20, 8, 6, 1.0, 9);
+        Runner runner = new Runner(fsil.eval.testing.TestPlugins.methods(), fsil.eval.testing.TestPlugins.protocols(),
+                fsil.eval.testing.TestPlugins.metrics(), (name, backbone, seed, cache) -> data, tmp.resolve("cache"));
+        Path dir = tmp.resolve(dirName);
+        List<VariantSpec> methods = List.of(new VariantSpec(label, "ncm", Map.of()), VariantSpec.parse("knn"),
+                VariantSpec.parse("flaky[fail-mod=2]"));
+        runner.run(new RunSpec(methods, List.of(dataset), "identity",
+                "cil", Map.of("steps", List.of("3"), "runs", List.of("2")), 1, 0, 1, 2), dir);
+        String html = Files.readString(dir.resolve(Report.HTML));
+        assertTrue(html.contains("x&lt;/script&gt;"), "the label is shown as text");
+        String dom = render(browser, dir, tmp);
+        Matcher body = Pattern.compile("<body[^>]*>").matcher(dom);
+        assertTrue(body.find());
+        assertFalse(body.group().contains("data-pwned"), "a payload ran: " + body.group());
+        assertTrue(dom.contains("x&lt;/script&gt;&lt;script&gt;document.body.setAttribute"), "the label is on the page");
+    }
+
+    static Path browserOrSkip() {
+        Path browser = chromium();
+        if (browser == null) {
+            if ("1".equals(System.getenv("FSIL_REQUIRE_BROWSER"))) {
+                throw new AssertionError("FSIL_REQUIRE_BROWSER=1 but no Chromium found: apt-get install chromium");
+            }
+            Assumptions.abort("Chromium not installed (apt-get install chromium); report rendering not checked");
+        }
+        return browser;
+    }
+
+    /** Loads the report in headless Chromium; checks no script error and no empty figure; returns the DOM. */
+    static String render(Path browser, Path dir, Path tmp) throws Exception {
+
+        Path profile = Files.createTempDirectory(tmp, "profile");
         ProcessBuilder pb = new ProcessBuilder(browser.toString(), "--headless", "--no-sandbox", "--disable-gpu",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
                 "--disable-quic", "--user-data-dir=" + profile, "--allow-file-access-from-files",
@@ -82,8 +122,13 @@ class ReportRenderTest {
                 + tail(tmp.resolve("chromium.err")));
         String tag = out.substring(out.indexOf("id=\"fsil-check\""), m.end());
         assertEquals("0", attr(tag, "data-errors"), "script errors: " + m.group(1));
-        assertEquals(Integer.toString(figures), attr(tag, "data-figures"));
         assertEquals("0", attr(tag, "data-empty"), "figures that drew nothing");
+        return out;
+    }
+
+    private static String check(String dom, String name) {
+        Matcher m = Pattern.compile("id=\"fsil-check\"[^>]*>").matcher(dom);
+        return m.find() ? attr(m.group(), name) : "missing";
     }
 
     private static int count(String s, String sub) {

@@ -18,20 +18,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * A run killed with SIGKILL (Process.destroyForcibly on Linux) in the middle of its units, in a JVM of its own,
  * resumes to exactly the summary of an uninterrupted run: the rows written before the kill are kept (a torn last row
- * is dropped), the units whose rows were still in memory or with the units.csv writer are run again.
+ * is dropped), the units that were running are run again. The OS released the killed process's lock on the run.
  */
 class KilledRunTest {
     static final int EPISODES = 150;
     static final String METHODS = "ncm,knn,flaky[sleep-ms=8]";
 
     static RunSpec spec(int threads) {
-        return RunnerTest.spec(METHODS, "fewshot", Map.of("episodes", List.of(Integer.toString(EPISODES)),
-                "queries", List.of("20"), "ways", List.of("4")), threads);
+        return RunnerTest.spec(METHODS, "fewshot", RunnerTest.episodes(EPISODES, 5), threads);
     }
 
-    /** The child process: runs {@link #spec} into the directory given, flushing rows every 50 ms. */
+    /** The child process: runs {@link #spec} into the directory given. */
     public static void main(String[] args) {
-        RunnerTest.runner(RunnerTest.TOY).withFlushMillis(50).run(spec(2), Path.of(args[0]));
+        RunnerTest.runner(RunnerTest.TOY).run(spec(2), Path.of(args[0]));
     }
 
     @Test
@@ -44,7 +43,7 @@ class KilledRunTest {
         Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"), KilledRunTest.class.getName(), killed.toString())
                 .redirectErrorStream(true).redirectOutput(tmp.resolve("child.log").toFile()).start();
-        int total = 3 * EPISODES;
+        int total = 3 * EPISODES / 5;
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         int rows = 0;
         while (rows < total / 4 && child.isAlive() && System.nanoTime() < deadline) {

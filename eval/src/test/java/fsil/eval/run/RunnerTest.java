@@ -1,16 +1,17 @@
 package fsil.eval.run;
 
-import fsil.eval.store.UnitRecord;
-import fsil.eval.store.UnitsCsv;
 import fsil.api.ClassTable;
 import fsil.api.FeatureMatrix;
 import fsil.api.FsilException;
 import fsil.api.LabeledData;
 import fsil.data.FeatureSet;
 import fsil.data.SplitSet;
+import fsil.eval.metrics.Metric;
 import fsil.eval.report.Report;
 import fsil.eval.report.Summary;
-import fsil.eval.testing.FlakyMethod;
+import fsil.eval.store.RunDirectory;
+import fsil.eval.store.UnitRecord;
+import fsil.eval.store.UnitStore;
 import fsil.eval.testing.TestData;
 import fsil.eval.testing.TestPlugins;
 import org.junit.jupiter.api.Test;
@@ -21,34 +22,42 @@ import tech.tablesaw.api.Table;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class RunnerTest {
+public class RunnerTest {
     static final FeatureSet TOY = TestData.clusters(12, 30, 10, 8, 1.2, 3);
 
-    static Runner runner(FeatureSet fs) {
-        return new Runner(TestPlugins.methods(), TestPlugins.protocols(), (name, backbone, seed, cache) -> {
-            if (!name.equals("toy")) {
-                throw new FsilException("unknown dataset " + name);
-            }
-            return fs;
-        }, Path.of("target", "test-cache"));
+    public static Runner runner(FeatureSet fs) {
+        return new Runner(TestPlugins.methods(), TestPlugins.protocols(), TestPlugins.metrics(),
+                (name, backbone, seed, cache) -> {
+                    if (!name.equals("toy")) {
+                        throw new FsilException("unknown dataset " + name);
+                    }
+                    return fs;
+                }, Path.of("target", "test-cache"));
     }
 
-    static RunSpec spec(String methods, String protocol, Map<String, List<String>> options, int threads) {
+    public static RunSpec spec(String methods, String protocol, Map<String, List<String>> options, int threads) {
         return new RunSpec(VariantSpec.parseList(methods), List.of("toy"), "identity", protocol, options, 1993, 0, 1,
                 threads);
     }
 
+    static List<Metric> metrics() {
+        return TestPlugins.metrics().all();
+    }
+
     /** Summary rows without the timing metrics, which are measurements and legitimately vary. */
-    static String stableSummary(Path dir) throws IOException {
+    public static String stableSummary(Path dir) throws IOException {
         StringBuilder sb = new StringBuilder();
         for (String line : Files.readAllLines(dir.resolve(Report.SUMMARY))) {
             if (!line.contains(",fit_s,") && !line.contains(",predict_s,") && !line.contains("_fit_s")) {
@@ -58,30 +67,38 @@ class RunnerTest {
         return sb.toString();
     }
 
+    static Map<String, List<String>> episodes(int n, int perUnit) {
+        return Map.of("episodes", List.of(Integer.toString(n)), "queries", List.of("20"), "ways", List.of("4"),
+                "episodes-per-unit", List.of(Integer.toString(perUnit)));
+    }
+
     @Test
     void fewShotRunWritesAllFilesAndSensibleNumbers(@TempDir Path tmp) throws IOException {
         Path dir = tmp.resolve("run");
         Runner.Outcome o = runner(TOY).run(spec("ncm,knn,soft-kmeans", "fewshot",
-                Map.of("episodes", List.of("40"), "shots", List.of("1", "5"), "queries", List.of("20"), "ways", List.of("4")), 2), dir);
-        assertEquals(3 * 2 * 40, o.records().size());
-        assertEquals(0, o.failed());
-        assertTrue(o.reportSeconds() > 0, "the runner times its report");
-        assertEquals(o.records().size(), UnitsCsv.read(dir.resolve(Runner.UNITS)).rows().size(),
-                "every unit's row is in units.csv when the run returns");
+                Map.of("episodes", List.of("40"), "shots", List.of("1", "5"), "queries", List.of("20"),
+                        "ways", List.of("4"), "episodes-per-unit", List.of("15")), 2), dir);
+        assertEquals(3 * 2 * 3, o.records().size(), "40 episodes in blocks of 15: 3 units per method and setting");
+        assertEquals(3 * 2 * 40, o.tasks());
+        assertEquals(0, o.failedTasks());
+        assertEquals(o.records().size(), UnitStore.read(dir.resolve(Runner.UNITS)).rows().size());
         for (String f : List.of(Runner.SPEC, Runner.CONFIG, Runner.ENVIRONMENT, Runner.UNITS, Report.SUMMARY,
                 Report.A_MATRIX, Report.RELIABILITY, Report.HTML, Report.PLOTLY)) {
             assertTrue(Files.exists(dir.resolve(f)), f);
         }
-        Table s = Summary.summarize(o.records());
+        Table s = Summary.summarize(o.records(), metrics());
         double ncm1 = value(s, "ncm", "4-way 1-shot Q20 balanced", "episode_acc");
         double ncm5 = value(s, "ncm", "4-way 5-shot Q20 balanced", "episode_acc");
         assertTrue(ncm1 > 0.4 && ncm5 > ncm1, "5-shot beats 1-shot and both beat chance: " + ncm1 + " " + ncm5);
+        assertEquals(40, value(s, "ncm", "4-way 1-shot Q20 balanced", "units"), "units count episodes");
         assertTrue(value(s, "ncm", "4-way 1-shot Q20 balanced", "ece") >= 0);
         String html = Files.readString(dir.resolve(Report.HTML));
         assertTrue(html.contains("Plotly.newPlot") && html.contains("<table>"), "report has plots and tables");
         String config = Files.readString(dir.resolve(Runner.CONFIG));
         assertTrue(config.contains("\"scale\"") && config.contains("\"query-allocation\""),
                 "resolved config lists defaults of methods and protocol");
+        assertEquals(RunSpec.read(dir.resolve(Runner.SPEC)).toJson(), Files.readString(dir.resolve(Runner.SPEC)),
+                "spec.json reads back as itself");
     }
 
     static double value(Table s, String method, String setting, String metric) {
@@ -95,49 +112,171 @@ class RunnerTest {
     }
 
     @Test
-    void identicalResultsForOneOrSeveralThreads(@TempDir Path tmp) throws IOException {
+    void identicalResultsForOneOrSeveralThreadsAndAnyBlockSize(@TempDir Path tmp) throws IOException {
         Map<String, List<String>> o = Map.of("episodes", List.of("60"), "shots", List.of("2"), "queries", List.of("20"),
                 "ways", List.of("4"), "query-allocation", List.of("dirichlet"));
         runner(TOY).run(spec("ncm,knn[scale=3],soft-kmeans", "fewshot", o, 1), tmp.resolve("a"));
         runner(TOY).run(spec("ncm,knn[scale=3],soft-kmeans", "fewshot", o, 3), tmp.resolve("b"));
         assertEquals(stableSummary(tmp.resolve("a")), stableSummary(tmp.resolve("b")));
+        Map<String, List<String>> blocks = new java.util.HashMap<>(o);
+        blocks.put("episodes-per-unit", List.of("7"));
+        runner(TOY).run(spec("ncm,knn[scale=3],soft-kmeans", "fewshot", blocks, 2), tmp.resolve("c"));
+        assertEquals(stableSummary(tmp.resolve("a")).replace("episodes-per-unit", ""),
+                stableSummary(tmp.resolve("c")).replace("episodes-per-unit", ""), "blocks do not change numbers");
         Map<String, List<String>> cil = Map.of("steps", List.of("3"), "runs", List.of("3"));
-        runner(TOY).run(spec("ncm,knn", "cil", cil, 1), tmp.resolve("c"));
-        runner(TOY).run(spec("ncm,knn", "cil", cil, 4), tmp.resolve("d"));
-        assertEquals(stableSummary(tmp.resolve("c")), stableSummary(tmp.resolve("d")));
-        assertEquals(Files.readString(tmp.resolve("c").resolve(Report.A_MATRIX)),
-                Files.readString(tmp.resolve("d").resolve(Report.A_MATRIX)));
+        runner(TOY).run(spec("ncm,knn", "cil", cil, 1), tmp.resolve("d"));
+        runner(TOY).run(spec("ncm,knn", "cil", cil, 4), tmp.resolve("e"));
+        assertEquals(stableSummary(tmp.resolve("d")), stableSummary(tmp.resolve("e")));
+        assertEquals(Files.readString(tmp.resolve("d").resolve(Report.A_MATRIX)),
+                Files.readString(tmp.resolve("e").resolve(Report.A_MATRIX)));
     }
 
+    /** A torn last row and a missing row are recomputed; a changed row in the middle is recomputed alone. */
     @Test
-    void resumeAfterTornAndMissingRowsGivesTheSameSummary(@TempDir Path tmp) throws IOException {
-        Map<String, List<String>> o = Map.of("episodes", List.of("50"), "queries", List.of("20"), "ways", List.of("4"));
+    void resumeRecomputesOnlyTheBadRows(@TempDir Path tmp) throws IOException {
+        Map<String, List<String>> o = episodes(50, 5);
         Path full = tmp.resolve("full");
         runner(TOY).run(spec("ncm,knn", "fewshot", o, 2), full);
         Path cut = tmp.resolve("cut");
         runner(TOY).run(spec("ncm,knn", "fewshot", o, 2), cut);
-        // Simulate a crash: keep the first 37 rows and half of the 38th, delete the summaries.
         Path units = cut.resolve(Runner.UNITS);
-        List<String> lines = Files.readAllLines(units);
-        String torn = lines.get(38).substring(0, lines.get(38).length() / 2);
-        Files.writeString(units, String.join("\n", lines.subList(0, 38)) + "\n" + torn);
+        List<String> lines = new ArrayList<>(Files.readAllLines(units));
+        assertEquals(21, lines.size(), "header + 2 methods x 10 units");
+        lines.set(5, lines.get(5).replace(",0.", ",0.9")); // a changed number: the row's checksum fails
+        String torn = lines.get(20).substring(0, lines.get(20).length() / 2);
+        Files.writeString(units, String.join("\n", lines.subList(0, 19)) + "\n" + torn);
         Files.delete(cut.resolve(Report.SUMMARY));
         Runner.Outcome o2 = runner(TOY).resume(cut, 1);
-        assertEquals(100 - 37, o2.ranNow());
+        assertEquals(3, o2.ranNow(), "the changed row, the torn row and the missing row");
+        assertEquals(List.of(6L, 20L), o2.dropped().stream().map(UnitStore.Invalid::line).toList());
         assertEquals(stableSummary(full), stableSummary(cut));
-        assertEquals(101, Files.readAllLines(units).size(), "header + one row per unit, the torn row replaced");
+        assertEquals(21, Files.readAllLines(units).size(), "header + one row per unit");
+    }
+
+    /** Rows that do not belong to the spec are refused with the reason, never mixed into the numbers. */
+    @Test
+    void resumeRefusesRowsOfAnotherPlan(@TempDir Path tmp) throws IOException {
+        Path dir = tmp.resolve("run");
+        runner(TOY).run(spec("ncm,knn", "fewshot", episodes(30, 5), 2), dir);
+        Path specFile = dir.resolve(Runner.SPEC);
+        String original = Files.readString(specFile);
+
+        Files.writeString(specFile, original.replace("\"30\"", "\"20\""));
+        FsilException fewer = assertThrows(FsilException.class, () -> runner(TOY).resume(dir, 1));
+        assertTrue(fewer.getMessage().contains("not a unit of this run's plan"), fewer.getMessage());
+
+        Files.writeString(specFile, original.replace("\"order_seed\" : 1993", "\"order_seed\" : 7"));
+        FsilException seeds = assertThrows(FsilException.class, () -> runner(TOY).resume(dir, 1));
+        assertTrue(seeds.getMessage().contains("other seeds"), seeds.getMessage());
+
+        Files.writeString(specFile, original.replace("\"knn\"", "\"soft-kmeans\""));
+        FsilException method = assertThrows(FsilException.class, () -> runner(TOY).resume(dir, 1));
+        assertTrue(method.getMessage().contains("knn"), method.getMessage());
+
+        Files.writeString(specFile, original);
+        String before = Files.readString(dir.resolve(Runner.UNITS));
+        Runner.Outcome again = runner(TOY).resume(dir, 1);
+        assertEquals(0, again.ranNow(), "nothing to do for a complete run");
+        assertEquals(before, Files.readString(dir.resolve(Runner.UNITS)), "the refused resumes changed nothing");
+    }
+
+    /** Duplicate rows (a second process, a copied line) are dropped once; n and the mean stay those of the plan. */
+    @Test
+    void duplicateRowsAreDroppedNotCounted(@TempDir Path tmp) throws IOException {
+        Path dir = tmp.resolve("run");
+        runner(TOY).run(spec("ncm", "fewshot", episodes(20, 5), 1), dir);
+        String summary = stableSummary(dir);
+        Path units = dir.resolve(Runner.UNITS);
+        List<String> lines = Files.readAllLines(units);
+        Files.writeString(units, String.join("\n", lines) + "\n" + String.join("\n", lines.subList(1, lines.size()))
+                + "\n");
+        Runner.Outcome o = runner(TOY).resume(dir, 1);
+        assertEquals(0, o.ranNow());
+        assertEquals(4, o.dropped().size());
+        assertEquals(summary, stableSummary(dir));
+        assertEquals(lines.size(), Files.readAllLines(units).size());
+    }
+
+    /** A run never writes into a user's directory, and one directory holds one process at a time. */
+    @Test
+    void runDirectoriesAreNewOrEmptyAndLocked(@TempDir Path tmp) throws Exception {
+        Runner r = runner(TOY);
+        RunSpec spec = spec("ncm", "fewshot", episodes(10, 5), 1);
+        Path mine = Files.createDirectories(tmp.resolve("mine"));
+        Files.writeString(mine.resolve("thesis.tex"), "precious");
+        FsilException e = assertThrows(FsilException.class, () -> r.run(spec, mine));
+        assertTrue(e.getMessage().contains("not empty"), e.getMessage());
+        assertEquals("precious", Files.readString(mine.resolve("thesis.tex")));
+        assertEquals(1, Files.list(mine).count(), "nothing written");
+        assertTrue(assertThrows(FsilException.class, () -> r.run(spec, Path.of(""))).getMessage().contains("empty path"));
+        Path file = Files.writeString(tmp.resolve("a-file"), "x");
+        assertTrue(assertThrows(FsilException.class, () -> r.run(spec, file)).getMessage().contains("it is a file"));
+        FsilException under = assertThrows(FsilException.class, () -> r.run(spec, file.resolve("run")));
+        assertTrue(under.getMessage().startsWith("cannot create run directory"), under.getMessage());
+
+        Path dir = tmp.resolve("run");
+        r.run(spec, dir);
+        FsilException again = assertThrows(FsilException.class, () -> r.run(spec, dir));
+        assertTrue(again.getMessage().contains("already holds a run"), again.getMessage());
+        try (RunDirectory held = RunDirectory.open(dir)) {
+            FsilException busy = assertThrows(FsilException.class, () -> r.resume(dir, 1));
+            assertTrue(busy.getMessage().contains("in use by another fsil process"), busy.getMessage());
+        }
+        r.resume(dir, 1); // released
+    }
+
+    /** Two resumes of one directory at once: one works, the other is refused; the store holds one row per unit. */
+    @Test
+    void concurrentResumesOfOneDirectory(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("run");
+        Runner slow = runner(TOY);
+        RunSpec spec = spec("flaky[sleep-ms=3],ncm", "fewshot", episodes(40, 4), 1);
+        slow.run(spec, dir);
+        Path units = dir.resolve(Runner.UNITS);
+        List<String> lines = Files.readAllLines(units);
+        Files.write(units, lines.subList(0, 3)); // most units to do again
+        java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+        List<CompletableFuture<String>> both = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            both.add(CompletableFuture.supplyAsync(() -> {
+                try {
+                    go.await();
+                    return "ran " + runner(TOY).resume(dir, 1).ranNow();
+                } catch (FsilException e) {
+                    return e.getMessage();
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            }));
+        }
+        go.countDown();
+        List<String> results = new ArrayList<>();
+        for (CompletableFuture<String> f : both) {
+            results.add(f.get(60, TimeUnit.SECONDS));
+        }
+        assertEquals(1, results.stream().filter(r -> r.startsWith("ran ") && !r.equals("ran 0")).count(),
+                "one resume did the work: " + results);
+        assertTrue(results.stream().anyMatch(r -> r.contains("in use") || r.equals("ran 0")),
+                "the other was refused, or found nothing left: " + results);
+        UnitStore.Contents c = UnitStore.read(units);
+        assertEquals(List.of(), c.invalid());
+        assertEquals(lines.size() - 1, c.rows().size());
     }
 
     @Test
     void failingUnitsAreRecordedAndTheRunContinues(@TempDir Path tmp) throws IOException {
-        Runner.Outcome o = runner(TOY).run(spec("flaky[fail-mod=3],ncm", "fewshot",
-                Map.of("episodes", List.of("30"), "queries", List.of("20"), "ways", List.of("4")), 2), tmp.resolve("f"));
+        Runner.Outcome o = runner(TOY).run(spec("flaky[fail-mod=3],ncm", "fewshot", episodes(30, 1), 2),
+                tmp.resolve("f"));
         long failed = o.records().stream().filter(r -> !r.ok()).count();
         assertTrue(failed > 0 && failed < 30, "some but not all flaky units fail: " + failed);
-        assertEquals(failed, o.failed());
+        assertEquals(failed, o.failedTasks());
         assertTrue(o.records().stream().filter(r -> !r.ok()).allMatch(r -> r.error().contains("deliberate failure")));
         assertTrue(o.records().stream().filter(r -> r.method().equals("ncm")).allMatch(UnitRecord::ok));
-        Table s = Summary.summarize(o.records());
+        assertEquals(1, o.failureReasons().size(), "one distinct reason: " + o.failureReasons());
+        assertTrue(o.failureReasons().get(0).startsWith("flaky[fail-mod=3]: IllegalStateException: deliberate failure"),
+                o.failureReasons().toString());
+        assertTrue(o.failureReasons().get(0).endsWith("(" + failed + " tasks)"), o.failureReasons().toString());
+        Table s = Summary.summarize(o.records(), metrics());
         assertEquals(failed, (long) value(s, "flaky[fail-mod=3]", "4-way 1-shot Q20 balanced", "failed_units"));
     }
 
@@ -202,7 +341,9 @@ class RunnerTest {
         Runner.Outcome o = runner(fs).run(spec("flaky", "cil", Map.of("steps", List.of("3"), "base-classes", List.of("3")), 1),
                 tmp.resolve("oracle"));
         UnitRecord u = o.records().get(0);
-        assertEquals(4, u.accSeen().length);
+        double[] seen = fsil.eval.metrics.Values.toDoubles(u.metric("acc_seen").get(0).get("acc"));
+        double[][] a = fsil.eval.metrics.BuiltinMetrics.AccuracyMatrix.read(u.metric("a_matrix").get(0));
+        assertEquals(4, seen.length);
         // Recompute the expectation from the run's class order: sizes 3 | 1 | 1 | 1.
         int[] order = fsil.eval.protocol.ClassIncrementalProtocol.order(new int[]{0, 1, 2, 3, 4, 5}, 1993);
         int[] stepOfClass = new int[6];
@@ -223,22 +364,22 @@ class RunnerTest {
             }
             seenSamples += stepSamples;
             boolean fiveSeen = stepOfClass[5] <= t;
-            assertEquals(fiveSeen ? (seenSamples - 6) / (double) seenSamples : 1.0, u.accSeen()[t], 1e-12, "a_" + t);
+            assertEquals(fiveSeen ? (seenSamples - 6) / (double) seenSamples : 1.0, seen[t], 1e-12, "a_" + t);
             for (int k = 0; k <= t; k++) {
                 int nk = 0;
                 for (int c = 0; c < 6; c++) {
                     nk += stepOfClass[c] == k ? c + 1 : 0;
                 }
-                assertEquals(k == stepOfClass[5] ? (nk - 6) / (double) nk : 1.0, u.aMatrix()[t][k], 1e-12, "A[" + t + "][" + k + "]");
+                assertEquals(k == stepOfClass[5] ? (nk - 6) / (double) nk : 1.0, a[t][k], 1e-12, "A[" + t + "][" + k + "]");
             }
         }
         // Micro a_T: class 5 holds 6 of the 21 test samples.
-        assertEquals(15 / 21.0, u.accSeen()[3], 1e-12);
-        Table s = Summary.summarize(o.records());
+        assertEquals(15 / 21.0, seen[3], 1e-12);
+        Table s = Summary.summarize(o.records(), metrics());
         assertEquals(15 / 21.0, value(s, "flaky", "B3 S3", "final_acc"), 1e-12);
         double avg = 0;
-        for (double a : u.accSeen()) {
-            avg += a / 4;
+        for (double v : seen) {
+            avg += v / 4;
         }
         assertEquals(avg, value(s, "flaky", "B3 S3", "avg_incremental_acc"), 1e-12);
         assertEquals(0.0, value(s, "flaky", "B3 S3", "forgetting_max"), 1e-12);

@@ -3,6 +3,7 @@ package fsil.eval.testing;
 import fsil.api.Capability;
 import fsil.api.Method;
 import fsil.api.Registry;
+import fsil.eval.metrics.Metric;
 import fsil.eval.protocol.Protocol;
 import fsil.testkit.ToyNearestMeanMethod;
 
@@ -11,7 +12,7 @@ import java.util.EnumSet;
 /**
  * Plugins for eval's tests, which see no method module: toy nearest-mean methods under the names the tests use
  * ({@code ncm} and {@code knn} inductive and incremental, {@code soft-kmeans} transductive only), the flaky
- * method, and the protocols ServiceLoader finds in eval.
+ * method, and the protocols and metrics ServiceLoader finds in eval.
  */
 public final class TestPlugins {
     private TestPlugins() {
@@ -28,5 +29,9 @@ public final class TestPlugins {
 
     public static Registry<Protocol> protocols() {
         return Registry.discover("protocol", Protocol.class, Protocol::name);
+    }
+
+    public static Registry<Metric> metrics() {
+        return Registry.discover("metric", Metric.class, Metric::name);
     }
 }

@@ -1,0 +1,315 @@
+package fsil.eval.metrics;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import fsil.eval.protocol.TaskOutcome;
+
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+
+/**
+ * fsil's metrics (DESIGN.md §5), one class each, listed in {@code META-INF/services/fsil.eval.metrics.Metric}.
+ * Episodes store one value per episode and summarise as a mean with its 95% intervals; incremental streams store
+ * their per-step arrays.
+ */
+public final class BuiltinMetrics {
+    private BuiltinMetrics() {
+    }
+
+    /** The number of steps all streams of a group have (the summaries of later steps would mix run lengths). */
+    static int commonSteps(List<JsonNode> arrays) {
+        return arrays.stream().mapToInt(JsonNode::size).min().orElse(0);
+    }
+
+    /** {@code episode_acc}: accuracy of each episode. */
+    public static final class EpisodeAccuracy implements Metric.PerTask {
+        public String name() {
+            return "episode_acc";
+        }
+
+        public JsonNode measure(TaskOutcome t) {
+            return t.episodic() ? Values.number(t.accuracy()) : null;
+        }
+
+        public void summarizeTasks(List<JsonNode> values, SummaryRows out) {
+            out.add(name(), null, null, MeanCi.of(values.stream().mapToDouble(Values::toDouble).toArray()));
+        }
+    }
+
+    /**
+     * {@code acc_seen}: a_t per step of a stream, with the classes seen; summarised per step and as
+     * {@code avg_incremental_acc} (mean of a_t, step 0 included) and {@code final_acc} (a_T).
+     */
+    public static final class AccuracySeen implements Metric.PerTask {
+        public String name() {
+            return "acc_seen";
+        }
+
+        public JsonNode measure(TaskOutcome t) {
+            if (t.episodic()) {
+                return null;
+            }
+            ObjectNode o = Values.JSON.objectNode();
+            o.set("acc", Values.array(t.accSeen()));
+            o.set("classes", Values.array(t.classesSeen()));
+            return o;
+        }
+
+        public void summarizeTasks(List<JsonNode> values, SummaryRows out) {
+            List<JsonNode> acc = values.stream().map(v -> v.get("acc")).toList();
+            int steps = commonSteps(acc);
+            int[] classes = Values.toInts(values.get(0).get("classes"));
+            for (int t = 0; t < steps; t++) {
+                final int s = t;
+                out.add(name(), t, classes[t], MeanCi.of(acc.stream().mapToDouble(a -> Values.toDouble(a.get(s)))
+                        .toArray()));
+            }
+            double[] avg = new double[acc.size()];
+            double[] last = new double[acc.size()];
+            for (int u = 0; u < acc.size(); u++) {
+                double[] seen = Values.toDoubles(acc.get(u));
+                IncrementalMetrics m = IncrementalMetrics.ofSeen(seen);
+                avg[u] = m.avgIncrementalAcc();
+                last[u] = m.finalAcc();
+            }
+            out.add("avg_incremental_acc", null, null, MeanCi.of(avg));
+            out.add("final_acc", null, null, MeanCi.of(last));
+        }
+    }
+
+    /**
+     * {@code a_matrix}: the accuracy matrix A[t][k] of a stream; summarised as {@code forgetting_max} (Chaudhry),
+     * {@code forgetting_first} (Avalanche) and {@code bwt} when the streams have more than one step.
+     */
+    public static final class AccuracyMatrix implements Metric.PerTask {
+        public String name() {
+            return "a_matrix";
+        }
+
+        public JsonNode measure(TaskOutcome t) {
+            if (t.episodic()) {
+                return null;
+            }
+            ArrayNode rows = Values.JSON.arrayNode();
+            for (double[] row : t.aMatrix()) {
+                rows.add(Values.array(row));
+            }
+            return rows;
+        }
+
+        /** The matrix of one stream as stored. */
+        public static double[][] read(JsonNode v) {
+            double[][] a = new double[v.size()][];
+            for (int t = 0; t < a.length; t++) {
+                a[t] = Values.toDoubles(v.get(t));
+            }
+            return a;
+        }
+
+        public void summarizeTasks(List<JsonNode> values, SummaryRows out) {
+            if (commonSteps(values) < 2) {
+                return;
+            }
+            double[] fMax = new double[values.size()];
+            double[] fFirst = new double[values.size()];
+            double[] bwt = new double[values.size()];
+            for (int u = 0; u < values.size(); u++) {
+                IncrementalMetrics m = IncrementalMetrics.ofMatrix(read(values.get(u)));
+                fMax[u] = m.forgettingMax();
+                fFirst[u] = m.forgettingFirst();
+                bwt[u] = m.bwt();
+            }
+            out.add("forgetting_max", null, null, MeanCi.of(fMax));
+            out.add("forgetting_first", null, null, MeanCi.of(fFirst));
+            out.add("bwt", null, null, MeanCi.of(bwt));
+        }
+    }
+
+    /** {@code relative_acc}: a_t over the same method retrained from scratch (the ncmf protocol), per step. */
+    public static final class RelativeAccuracy implements Metric.PerTask {
+        public String name() {
+            return "relative_acc";
+        }
+
+        public JsonNode measure(TaskOutcome t) {
+            if (t.episodic() || java.util.Arrays.stream(t.relativeAcc()).allMatch(Double::isNaN)) {
+                return null;
+            }
+            ObjectNode o = Values.JSON.objectNode();
+            o.set("relative", Values.array(t.relativeAcc()));
+            o.set("classes", Values.array(t.classesSeen()));
+            return o;
+        }
+
+        public void summarizeTasks(List<JsonNode> values, SummaryRows out) {
+            List<JsonNode> rel = values.stream().map(v -> v.get("relative")).toList();
+            int[] classes = Values.toInts(values.get(0).get("classes"));
+            for (int t = 0; t < commonSteps(rel); t++) {
+                final int s = t;
+                double[] r = rel.stream().mapToDouble(a -> Values.toDouble(a.get(s))).filter(v -> !Double.isNaN(v))
+                        .toArray();
+                if (r.length > 0) {
+                    out.add(name(), t, classes[t], MeanCi.of(r));
+                }
+            }
+        }
+    }
+
+    /**
+     * {@code calibration}: reliability bins of each task's last predictions; summarised as {@code ece} and
+     * {@code mce} of the bins pooled over the group's tasks (15 equal-width bins, max-probability confidence).
+     */
+    public static final class Calibration implements Metric.PerTask {
+        public String name() {
+            return "calibration";
+        }
+
+        public JsonNode measure(TaskOutcome t) {
+            return CalibrationBins.of(t.prediction(), t.truth()).toJson();
+        }
+
+        /** The bins of a group's tasks, pooled in task order. */
+        public static CalibrationBins pooled(List<JsonNode> values) {
+            CalibrationBins all = new CalibrationBins();
+            for (JsonNode v : values) {
+                all.addAll(CalibrationBins.fromJson(v));
+            }
+            return all;
+        }
+
+        public void summarizeTasks(List<JsonNode> values, SummaryRows out) {
+            CalibrationBins bins = pooled(values);
+            out.add("ece", bins.ece(), (int) bins.total());
+            out.add("mce", bins.mce(), (int) bins.total());
+        }
+    }
+
+    /** {@code fit_s}: seconds in learn() per task. */
+    public static final class FitSeconds implements Metric.PerTask {
+        public String name() {
+            return "fit_s";
+        }
+
+        public JsonNode measure(TaskOutcome t) {
+            return Values.number(t.fitSeconds());
+        }
+
+        public void summarizeTasks(List<JsonNode> values, SummaryRows out) {
+            out.add(name(), null, null, MeanCi.of(values.stream().mapToDouble(Values::toDouble).toArray()));
+        }
+    }
+
+    /** {@code predict_s}: seconds in predict() per task. */
+    public static final class PredictSeconds implements Metric.PerTask {
+        public String name() {
+            return "predict_s";
+        }
+
+        public JsonNode measure(TaskOutcome t) {
+            return Values.number(t.predictSeconds());
+        }
+
+        public void summarizeTasks(List<JsonNode> values, SummaryRows out) {
+            out.add(name(), null, null, MeanCi.of(values.stream().mapToDouble(Values::toDouble).toArray()));
+        }
+    }
+
+    /** {@code memory_bytes}: the model state a session reports after its task (left out when not reported). */
+    public static final class MemoryBytes implements Metric.PerTask {
+        public String name() {
+            return "memory_bytes";
+        }
+
+        public JsonNode measure(TaskOutcome t) {
+            return t.memoryBytes() < 0 ? null : Values.number(t.memoryBytes());
+        }
+
+        public void summarizeTasks(List<JsonNode> values, SummaryRows out) {
+            out.add(name(), null, null, MeanCi.of(values.stream().mapToDouble(Values::toDouble).toArray()));
+        }
+    }
+
+    /**
+     * {@code step_times}: seconds in learn() per step of a stream, and in the retraining from scratch of the ncmf
+     * protocol; summarised as {@code step_fit_s} and {@code retrain_step_fit_s} per step and {@code retrain_fit_s}.
+     */
+    public static final class StepTimes implements Metric.PerTask {
+        public String name() {
+            return "step_times";
+        }
+
+        public JsonNode measure(TaskOutcome t) {
+            if (t.episodic()) {
+                return null;
+            }
+            int steps = t.accSeen().length;
+            double[] fit = new double[steps];
+            double[] refit = new double[steps];
+            for (int s = 0; s < steps; s++) {
+                fit[s] = t.extra().getOrDefault("fit_s_step" + s, Double.NaN);
+                refit[s] = t.extra().getOrDefault("retrain_fit_s_step" + s, Double.NaN);
+            }
+            ObjectNode o = Values.JSON.objectNode();
+            o.set("fit", Values.array(fit));
+            o.set("retrain", Values.array(refit));
+            o.set("retrain_total", Values.number(t.extra().getOrDefault("retrain_fit_s", Double.NaN)));
+            o.set("classes", Values.array(t.classesSeen()));
+            return o;
+        }
+
+        public void summarizeTasks(List<JsonNode> values, SummaryRows out) {
+            List<JsonNode> fit = values.stream().map(v -> v.get("fit")).toList();
+            List<JsonNode> refit = values.stream().map(v -> v.get("retrain")).toList();
+            int steps = commonSteps(fit);
+            int[] classes = Values.toInts(values.get(0).get("classes"));
+            for (int t = 0; t < steps; t++) {
+                final int s = t;
+                double[] f = fit.stream().mapToDouble(a -> Values.toDouble(a.get(s))).filter(v -> !Double.isNaN(v))
+                        .toArray();
+                if (f.length > 0 && steps > 1) {
+                    out.add("step_fit_s", t, classes[t], MeanCi.of(f));
+                }
+                double[] r = refit.stream().mapToDouble(a -> Values.toDouble(a.get(s)))
+                        .filter(v -> !Double.isNaN(v)).toArray();
+                if (r.length > 0) {
+                    out.add("retrain_step_fit_s", t, classes[t], MeanCi.of(r));
+                }
+            }
+            double[] total = Values.finite(values.stream().map(v -> v.get("retrain_total")).toList());
+            if (total.length > 0) {
+                out.add("retrain_fit_s", null, null, MeanCi.of(total));
+            }
+        }
+    }
+
+    /** {@code diagnostics}: the method's own numbers (Session.diagnostics()), each summarised under its name. */
+    public static final class Diagnostics implements Metric.PerTask {
+        /** Protocol timings and retraining results, summarised by {@link StepTimes} and {@link RelativeAccuracy}. */
+        private static final Pattern PROTOCOL_KEYS = Pattern.compile("(retrain_)?(fit_s|acc)(_step\\d+)?|retrain_fit_s");
+
+        public String name() {
+            return "diagnostics";
+        }
+
+        public JsonNode measure(TaskOutcome t) {
+            ObjectNode o = Values.JSON.objectNode();
+            for (Map.Entry<String, Double> e : t.extra().entrySet()) {
+                if (!PROTOCOL_KEYS.matcher(e.getKey()).matches()) {
+                    o.set(e.getKey(), Values.number(e.getValue()));
+                }
+            }
+            return o.isEmpty() ? null : o;
+        }
+
+        public void summarizeTasks(List<JsonNode> values, SummaryRows out) {
+            TreeSet<String> keys = new TreeSet<>();
+            values.forEach(v -> v.fieldNames().forEachRemaining(keys::add));
+            for (String k : keys) {
+                out.add(k, null, null, MeanCi.of(Values.finite(values.stream().map(v -> v.get(k)).toList())));
+            }
+        }
+    }
+}

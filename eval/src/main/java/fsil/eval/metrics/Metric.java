@@ -1,0 +1,67 @@
+package fsil.eval.metrics;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import fsil.eval.protocol.TaskOutcome;
+
+import java.util.List;
+
+/**
+ * A named measurement of what methods do on tasks, as Avalanche's metric objects: {@link #measure} says what one
+ * unit (a block of episodes, or an incremental stream) contributes, stored under {@link #name()} in the unit's row
+ * of {@code units.csv}; {@link #summarize} turns the stored values of a group (one method on one dataset in one
+ * setting) into rows of {@code summary.csv}. Summaries are rebuilt from the store alone, so a metric must need
+ * nothing but what it stored. Most metrics store one value per task ({@link PerTask}); a metric that only needs
+ * totals (e.g. calibration bins) pools them per unit. A metric is a plugin: list it in
+ * {@code META-INF/services/fsil.eval.metrics.Metric}.
+ */
+public interface Metric {
+
+    /** Stable lower-case name: the key in a row's metrics, e.g. {@code calibration}. */
+    String name();
+
+    /** What a unit's tasks contribute (a number, an array, an object), or null when the metric does not apply. */
+    JsonNode measure(List<TaskOutcome> tasks);
+
+    /** Summary rows of a group from the values {@link #measure} stored for its units, in unit order. */
+    void summarize(List<JsonNode> units, SummaryRows out);
+
+    /**
+     * A metric with one value per task: a unit stores the array of its tasks' values (null where it does not
+     * apply), and the summary sees the values of every task of the group in task order.
+     */
+    interface PerTask extends Metric {
+
+        /** What one task contributes, or null when the metric does not apply to it. */
+        JsonNode measure(TaskOutcome task);
+
+        /** Summary rows from the values of the group's tasks (those where the metric applied), in task order. */
+        void summarizeTasks(List<JsonNode> values, SummaryRows out);
+
+        @Override
+        default JsonNode measure(List<TaskOutcome> tasks) {
+            var values = Values.JSON.arrayNode(tasks.size());
+            boolean any = false;
+            for (TaskOutcome t : tasks) {
+                JsonNode v = measure(t);
+                values.add(v == null ? com.fasterxml.jackson.databind.node.NullNode.instance : v);
+                any |= v != null;
+            }
+            return any ? values : null;
+        }
+
+        @Override
+        default void summarize(List<JsonNode> units, SummaryRows out) {
+            List<JsonNode> values = new java.util.ArrayList<>();
+            for (JsonNode u : units) {
+                u.forEach(v -> {
+                    if (!v.isNull()) {
+                        values.add(v);
+                    }
+                });
+            }
+            if (!values.isEmpty()) {
+                summarizeTasks(values, out);
+            }
+        }
+    }
+}

@@ -1,0 +1,113 @@
+package fsil.eval.run;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import fsil.api.Background;
+import fsil.api.FsilException;
+import fsil.api.Learner;
+import fsil.core.random.RandomStreams;
+import fsil.eval.metrics.Metric;
+import fsil.eval.protocol.TaskOutcome;
+import fsil.eval.protocol.TaskRunner;
+import fsil.eval.store.UnitRecord;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
+
+/**
+ * Runs units of a plan into rows: each task of the unit through {@link TaskRunner}, then every metric over the
+ * unit's tasks. A method's learner is prepared once per (variant, dataset, background data) and shared by the
+ * units that need it (meta-training happens once); a failure marks the unit failed with its reason, and the
+ * next units go on. Thread-safe; one instance serves a whole run (or a whole executor of a distributed engine).
+ */
+public final class UnitRunner {
+    private final Path cacheDir;
+    private final List<Metric> metrics;
+    private final Progress progress;
+    private final Map<String, Future<Learner>> learners = new ConcurrentHashMap<>();
+    private final Map<String, Background> backgrounds = new ConcurrentHashMap<>();
+
+    public UnitRunner(Path cacheDir, List<Metric> metrics, Progress progress) {
+        this.cacheDir = cacheDir;
+        this.metrics = List.copyOf(metrics);
+        this.progress = progress;
+    }
+
+    /** Runs a unit; session work may use {@code sessionExecutor} (results do not depend on it). */
+    public UnitRecord run(RunPlan plan, RunPlan.Unit unit, Executor sessionExecutor) {
+        RunPlan.Group g = unit.group();
+        long start = System.nanoTime();
+        String error = "";
+        List<TaskOutcome> outcomes = new ArrayList<>(unit.tasks());
+        int task = unit.firstTask();
+        try {
+            Learner learner = learner(plan, g);
+            for (; task < unit.firstTask() + unit.tasks(); task++) {
+                outcomes.add(TaskRunner.run(g.plan().task(task, g.variant().method().capabilities()), learner,
+                        g.trainSeed(task), sessionExecutor));
+            }
+        } catch (VirtualMachineError e) {
+            throw e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            error = "interrupted";
+        } catch (Throwable t) {
+            error = (unit.tasks() > 1 ? "task " + task + ": " : "") + describe(t);
+        }
+        ObjectNode stored = JsonNodeFactory.instance.objectNode();
+        if (error.isEmpty()) {
+            for (Metric m : metrics) {
+                JsonNode v = m.measure(outcomes);
+                if (v != null) {
+                    stored.set(m.name(), v);
+                }
+            }
+        }
+        return new UnitRecord(g.variant().label(), g.variant().method().id(), g.dataset(), plan.protocol().name(),
+                g.setting().label(), unit.index(), unit.firstTask(), unit.tasks(), plan.spec().orderSeed(),
+                g.trainSeed(unit.firstTask()), error.isEmpty() ? UnitRecord.OK : UnitRecord.FAILED, error,
+                (System.nanoTime() - start) * 1e-9, stored);
+    }
+
+    /**
+     * The learner of a group, prepared once per (variant, dataset, background data): groups whose settings share a
+     * background share the learner. A failed preparation fails each unit that needs it.
+     */
+    private Learner learner(RunPlan plan, RunPlan.Group g) throws InterruptedException {
+        long backgroundSeed = RandomStreams.derive(plan.spec().trainSeed(), "background");
+        Background bg = backgrounds.computeIfAbsent(g.dataset() + "|" + g.setting().label(),
+                k -> g.plan().background(backgroundSeed, Optional.of(cacheDir)));
+        String key = g.variant().label() + "|" + g.dataset() + "|" + bg.dataKey();
+        FutureTask<Learner> task = new FutureTask<>(() -> {
+            progress.message("preparing " + g.variant().label() + " on " + g.dataset());
+            return g.variant().method().learner(g.variant().params(), bg);
+        });
+        Future<Learner> existing = learners.putIfAbsent(key, task);
+        if (existing == null) {
+            task.run();
+        }
+        try {
+            return (existing == null ? task : existing).get();
+        } catch (ExecutionException e) {
+            throw new FsilException("preparing " + g.variant().label() + " failed: " + describe(e.getCause()),
+                    e.getCause());
+        }
+    }
+
+    static String describe(Throwable t) {
+        if (t instanceof FsilException) {
+            return t.getMessage();
+        }
+        StackTraceElement[] st = t.getStackTrace();
+        return t.getClass().getSimpleName() + ": " + t.getMessage() + (st.length > 0 ? " (at " + st[0] + ")" : "");
+    }
+}

@@ -1,0 +1,286 @@
+package fsil.eval.store;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import fsil.api.FsilException;
+import fsil.data.io.AtomicFiles;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.zip.CRC32;
+
+/**
+ * {@code units.csv}: one row per completed unit, appended as the unit completes. Each row ends with the CRC-32 of
+ * the rest of the row, so a row torn by a crash or edited by hand is recognised on its own; every row is checked
+ * independently (an invalid row never hides the rows after it). A unit's key appears once. Rows reach the disk
+ * (fsync) at most a second after they are written and when the store closes; a crash of the process loses nothing
+ * that was written, a crash of the machine at most the last second's units, which a resume recomputes. Readable
+ * with {@code pandas.read_csv}; the {@code metrics} column is a JSON object.
+ */
+public final class UnitStore implements AutoCloseable {
+    /** The file name in a run directory. */
+    public static final String FILE = "units.csv";
+    static final String[] HEADER = {"method", "method_id", "dataset", "protocol", "setting", "unit", "first_task",
+            "tasks", "order_seed", "train_seed", "status", "error", "seconds", "metrics", "crc"};
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final long FORCE_NANOS = 1_000_000_000L;
+
+    private final Path file;
+    private final FileChannel channel;
+    private long lastForce = System.nanoTime();
+
+    private UnitStore(Path file, FileChannel channel) {
+        this.file = file;
+        this.channel = channel;
+    }
+
+    /** Opens for appending; writes the header to a new or empty file. */
+    public static UnitStore append(Path file) {
+        try {
+            boolean fresh = !Files.exists(file) || Files.size(file) == 0;
+            FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.APPEND);
+            UnitStore s = new UnitStore(file, ch);
+            if (fresh) {
+                s.write(String.join(",", HEADER) + "\n");
+            }
+            return s;
+        } catch (IOException e) {
+            throw failure("cannot open", file, e);
+        }
+    }
+
+    /** Appends a row (safe from several threads). */
+    public synchronized void add(UnitRecord r) {
+        write(encode(r) + "\n");
+        if (System.nanoTime() - lastForce > FORCE_NANOS) {
+            force();
+        }
+    }
+
+    private void write(String text) {
+        ByteBuffer b = ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8));
+        try {
+            while (b.hasRemaining()) {
+                channel.write(b);
+            }
+        } catch (IOException e) {
+            throw failure("cannot write to", file, e);
+        }
+    }
+
+    /** fsync: what was written survives the machine. */
+    public synchronized void force() {
+        try {
+            channel.force(false);
+            lastForce = System.nanoTime();
+        } catch (IOException e) {
+            throw failure("cannot flush", file, e);
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        try (channel) {
+            force();
+        } catch (IOException e) {
+            throw failure("cannot close", file, e);
+        }
+    }
+
+    static FsilException failure(String what, Path file, IOException e) {
+        String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        return new FsilException(what + " " + file + ": " + why, e);
+    }
+
+    // --- the row format ----------------------------------------------------------------------------------------
+
+    static String encode(UnitRecord r) {
+        String metrics;
+        try {
+            metrics = JSON.writeValueAsString(r.metrics());
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("metrics of " + r.key() + " cannot be written as JSON", e);
+        }
+        String body = String.join(",", text(r.method()), text(r.methodId()), text(r.dataset()), text(r.protocol()),
+                text(r.setting()), Integer.toString(r.unit()), Integer.toString(r.firstTask()),
+                Integer.toString(r.tasks()), Long.toString(r.orderSeed()), Long.toString(r.trainSeed()),
+                text(r.status()), text(r.error()), Double.toString(r.seconds()), text(metrics));
+        return body + "," + crc(body);
+    }
+
+    /** A CSV field: quoted when it holds a comma or a quote; line breaks (never in ids) become spaces. */
+    static String text(String s) {
+        String t = s.replace('\n', ' ').replace('\r', ' ');
+        return t.indexOf(',') < 0 && t.indexOf('"') < 0 ? t : '"' + t.replace("\"", "\"\"") + '"';
+    }
+
+    static String crc(String body) {
+        CRC32 c = new CRC32();
+        c.update(body.getBytes(StandardCharsets.UTF_8));
+        return String.format(Locale.ROOT, "%08x", c.getValue());
+    }
+
+    /** A row of units.csv that cannot be used, with its line number (1 = the header) and why. */
+    public record Invalid(long line, String reason) {
+        @Override
+        public String toString() {
+            return "line " + line + ": " + reason;
+        }
+    }
+
+    /** What a units.csv holds: its valid rows in file order and the invalid ones. */
+    public record Contents(List<UnitRecord> rows, List<Invalid> invalid) {
+        /** One line per invalid row (at most {@code max}, then a count). */
+        public String describeInvalid(int max) {
+            StringBuilder sb = new StringBuilder();
+            for (int i = 0; i < Math.min(max, invalid.size()); i++) {
+                sb.append(i == 0 ? "" : "; ").append(invalid.get(i));
+            }
+            if (invalid.size() > max) {
+                sb.append("; and ").append(invalid.size() - max).append(" more");
+            }
+            return sb.toString();
+        }
+    }
+
+    /** Reads and checks every row; a missing file is an empty store. */
+    public static Contents read(Path file) {
+        List<UnitRecord> rows = new ArrayList<>();
+        List<Invalid> invalid = new ArrayList<>();
+        if (!Files.exists(file)) {
+            return new Contents(rows, invalid);
+        }
+        if (!Files.isRegularFile(file)) {
+            throw new FsilException(file + " is not a file: a run directory's " + FILE + " holds its results");
+        }
+        String content;
+        try {
+            content = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPLACE)
+                    .onUnmappableCharacter(CodingErrorAction.REPLACE).decode(ByteBuffer.wrap(Files.readAllBytes(file)))
+                    .toString();
+        } catch (CharacterCodingException e) {
+            throw new IllegalStateException(e); // REPLACE never throws
+        } catch (IOException e) {
+            throw failure("cannot read", file, e);
+        }
+        String[] lines = content.split("\n", -1);
+        boolean endsWithNewline = content.endsWith("\n");
+        int last = endsWithNewline ? lines.length - 1 : lines.length;
+        if (last == 0) {
+            return new Contents(rows, invalid);
+        }
+        if (!lines[0].equals(String.join(",", HEADER))) {
+            throw new FsilException(file + " is not a units.csv of this fsil version (its header is '"
+                    + abbreviate(lines[0]) + "')");
+        }
+        Map<UnitRecord.Key, Long> seen = new HashMap<>();
+        for (int i = 1; i < last; i++) {
+            long lineNo = i + 1;
+            String line = lines[i];
+            if (i == last - 1 && !endsWithNewline) {
+                invalid.add(new Invalid(lineNo, "incomplete row (cut off by a crash)"));
+                continue;
+            }
+            try {
+                UnitRecord r = decode(line);
+                Long first = seen.putIfAbsent(r.key(), lineNo);
+                if (first != null) {
+                    invalid.add(new Invalid(lineNo, "a second row for " + r.key() + " (first on line " + first + ")"));
+                } else {
+                    rows.add(r);
+                }
+            } catch (IllegalArgumentException e) {
+                invalid.add(new Invalid(lineNo, e.getMessage()));
+            }
+        }
+        return new Contents(rows, invalid);
+    }
+
+    static UnitRecord decode(String line) {
+        int comma = line.lastIndexOf(',');
+        if (comma < 0) {
+            throw new IllegalArgumentException("not a row");
+        }
+        String body = line.substring(0, comma);
+        if (!crc(body).equals(line.substring(comma + 1))) {
+            throw new IllegalArgumentException("checksum mismatch (the row was changed or torn)");
+        }
+        List<String> f = fields(body);
+        if (f.size() != HEADER.length - 1) {
+            throw new IllegalArgumentException(f.size() + " fields instead of " + (HEADER.length - 1));
+        }
+        try {
+            JsonNode metrics = JSON.readTree(f.get(13));
+            if (!(metrics instanceof ObjectNode o)) {
+                throw new IllegalArgumentException("metrics are not a JSON object");
+            }
+            return new UnitRecord(f.get(0), f.get(1), f.get(2), f.get(3), f.get(4), Integer.parseInt(f.get(5)),
+                    Integer.parseInt(f.get(6)), Integer.parseInt(f.get(7)), Long.parseLong(f.get(8)),
+                    Long.parseLong(f.get(9)), f.get(10), f.get(11), Double.parseDouble(f.get(12)), o);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("a number field is not a number (" + e.getMessage() + ")");
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("metrics are not valid JSON");
+        }
+    }
+
+    /** The fields of a CSV line (RFC 4180 quoting, no line breaks inside fields). */
+    static List<String> fields(String line) {
+        List<String> out = new ArrayList<>();
+        StringBuilder cur = new StringBuilder();
+        boolean quoted = false;
+        for (int i = 0; i < line.length(); i++) {
+            char c = line.charAt(i);
+            if (quoted) {
+                if (c == '"' && i + 1 < line.length() && line.charAt(i + 1) == '"') {
+                    cur.append('"');
+                    i++;
+                } else if (c == '"') {
+                    quoted = false;
+                } else {
+                    cur.append(c);
+                }
+            } else if (c == '"') {
+                quoted = true;
+            } else if (c == ',') {
+                out.add(cur.toString());
+                cur.setLength(0);
+            } else {
+                cur.append(c);
+            }
+        }
+        if (quoted) {
+            throw new IllegalArgumentException("unterminated quote");
+        }
+        out.add(cur.toString());
+        return out;
+    }
+
+    /** Replaces the file by the header and these rows, atomically (a resume drops invalid rows this way). */
+    public static void rewrite(Path file, List<UnitRecord> rows) {
+        StringBuilder sb = new StringBuilder(String.join(",", HEADER)).append('\n');
+        for (UnitRecord r : rows) {
+            sb.append(encode(r)).append('\n');
+        }
+        AtomicFiles.writeString(file, sb.toString());
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() > 80 ? s.substring(0, 80) + "..." : s;
+    }
+}
