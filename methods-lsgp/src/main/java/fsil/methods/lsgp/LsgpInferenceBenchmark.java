@@ -28,7 +28,7 @@ import java.util.Set;
  * with 20 steps (the reference), mean-field with one step, and the Gibbs sampler (20 burn-in + 30 kept sweeps by
  * default), measured round robin in the same run on the same synthetic 5-way 5-shot episodes (Gaussian clusters,
  * D = 64 by default) with the cosine kernel on the raw features (the feature map costs the same for every variant).
- * Accuracy is printed as a sanity check.
+ * Accuracy is a sanity column of the returned table.
  *
  * <p>Options (key=value): dim (64), ways (5), shots (5), queries (75), episodes (50 per timed repetition), reps (5),
  * warmups (1), mc_samples (1000), gibbs_burnin (20), gibbs_samples (30), tau (0.2), mean (0: the Gibbs chain
