@@ -7,19 +7,20 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
-import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.ServiceLoader;
-import java.util.TreeMap;
 import java.util.concurrent.Callable;
 
-/** Lists or runs the registered benchmarks (each prints ratios against a reference measured in the same run). */
-@Command(name = "bench", description = {"List the benchmarks, or run one: fsil bench <id> [key=value ...].",
-        "Every benchmark prints timings as ratios against a reference measured in the same run."})
+/**
+ * Lists or runs the registered end-to-end benchmarks and prints the table each returns (ratios against a reference
+ * row measured in the same run). Micro-benchmarks are JMH benchmarks in the benchmarks module.
+ */
+@Command(name = "bench", description = {"List the end-to-end benchmarks, or run one: fsil bench <id> [key=value ...].",
+        "Each prints a table of whole-method variants with ratios against a reference row measured in the same run.",
+        "Micro-benchmarks (single operations) are JMH benchmarks: see benchmarks/README.md."})
 final class BenchCommand implements Callable<Integer> {
     @Parameters(index = "0", arity = "0..1", description = "benchmark id (omit to list them)")
     String id;
@@ -46,10 +47,8 @@ final class BenchCommand implements Callable<Integer> {
             }
             opts.put(kv.substring(0, eq), kv.substring(eq + 1));
         }
+        out.print(BenchTable.format(b.run(opts)));
         out.flush();
-        PrintStream ps = System.out;
-        b.run(opts, ps);
-        ps.flush();
         return 0;
     }
 }

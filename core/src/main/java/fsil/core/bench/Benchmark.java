@@ -1,26 +1,27 @@
 package fsil.core.bench;
 
-import java.io.PrintStream;
 import java.util.Map;
 
 /**
- * A performance benchmark that prints its timings as ratios against a reference measured in the same run
- * (never absolute times alone). Method modules register benchmarks in
- * {@code META-INF/services/fsil.core.bench.Benchmark}; {@code fsil bench} lists and runs them.
+ * An end-to-end benchmark: whole methods or method variants compared on the same data in one run, as a table of
+ * several rows with ratios against a reference row measured in the same run (never absolute times alone).
+ * Method modules register them in {@code META-INF/services/fsil.core.bench.Benchmark}; {@code fsil bench} lists
+ * them, runs one and prints its {@link BenchResult}. Micro-benchmarks of single operations are JMH benchmarks in
+ * the {@code benchmarks} module, not implementations of this interface.
  */
 public interface Benchmark {
 
-    /** Stable id, e.g. {@code ppca-score}. */
+    /** Stable id, e.g. {@code ppca-scale}. */
     String id();
 
-    /** One line: what is measured against what. */
+    /** One line: what is compared with what. */
     String description();
 
     /**
-     * Runs the benchmark and prints a small table.
+     * Runs the benchmark.
      *
      * @param options free-form {@code key=value} options (e.g. {@code classes=1000}); unknown keys are an error
-     * @param out     where to print
+     * @return the table: one row per variant, the reference row included
      */
-    void run(Map<String, String> options, PrintStream out);
+    BenchResult run(Map<String, String> options);
 }

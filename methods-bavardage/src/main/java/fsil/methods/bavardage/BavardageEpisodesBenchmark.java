@@ -4,12 +4,11 @@ import fsil.api.Background;
 import fsil.api.ClassTable;
 import fsil.api.FsilException;
 import fsil.api.Learner;
-import fsil.core.bench.BenchTimer;
+import fsil.core.bench.BenchResult;
 import fsil.core.bench.Benchmark;
 import fsil.core.random.RandomStreams;
 import org.apache.commons.rng.UniformRandomProvider;
 
-import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -46,7 +45,7 @@ public final class BavardageEpisodesBenchmark implements Benchmark {
     }
 
     @Override
-    public void run(Map<String, String> options, PrintStream out) {
+    public BenchResult run(Map<String, String> options) {
         for (String k : options.keySet()) {
             if (!KEYS.contains(k)) {
                 throw new FsilException("unknown option '" + k + "' for benchmark " + id() + "; valid options: "
@@ -92,9 +91,6 @@ public final class BavardageEpisodesBenchmark implements Benchmark {
         // the default preset: its learner column includes the choice of T_vb and s_max on the base classes
         variants.put("bavardage, auto (default)", Map.of());
 
-        out.printf(Locale.ROOT, "bavardage-episodes: %d-way %d-shot, Q=%d, D=%d, %d episodes per repetition, "
-                        + "median of %d repetitions; base %d classes x %d%n", ways, shots, queries, dim, episodes,
-                reps, baseClasses, basePer);
         List<String> names = new ArrayList<>(variants.keySet());
         List<Learner> learners = new ArrayList<>();
         double[] learnerSeconds = new double[names.size()];
@@ -103,21 +99,25 @@ public final class BavardageEpisodesBenchmark implements Benchmark {
             learners.add(method.learner(method.params(variants.get(names.get(v))), bg));
             learnerSeconds[v] = (System.nanoTime() - t0) * 1e-9;
         }
+        for (int w = 0; w < warmups; w++) {
+            for (Learner l : learners) {
+                solveAll(l, pool);
+            }
+        }
         // Round robin: every repetition times each variant once, so a load change on the machine hits all of
         // them alike and the ratios stay meaningful.
         double[][] times = new double[names.size()][reps];
-        for (int v = 0; v < names.size(); v++) {
-            Learner l = learners.get(v);
-            BenchTimer.medianSeconds(warmups, 1, () -> solveAll(l, pool));
-        }
         for (int rep = 0; rep < reps; rep++) {
             for (int v = 0; v < names.size(); v++) {
-                Learner l = learners.get(v);
-                times[v][rep] = BenchTimer.medianSeconds(0, 1, () -> solveAll(l, pool));
+                long t0 = System.nanoTime();
+                solveAll(learners.get(v), pool);
+                times[v][rep] = (System.nanoTime() - t0) * 1e-9;
             }
         }
-        out.printf(Locale.ROOT, "%-32s %12s %12s %10s %9s %10s %16s%n", "variant", "learner [s]", "episodes/s",
-                "ms/episode", "vs skm", "accuracy", "10k eps, 2 cores");
+        BenchResult.Builder table = BenchResult.builder(String.format(Locale.ROOT, "bavardage-episodes: %d-way "
+                        + "%d-shot, Q=%d, D=%d, %d episodes per repetition, median of %d repetitions; base %d classes "
+                        + "x %d", ways, shots, queries, dim, episodes, reps, baseClasses, basePer), "variant",
+                "learner s", "episodes/s", "ms/episode", "rate/ref", "accuracy", "10k eps 2 cores s");
         double reference = Double.NaN;
         for (int v = 0; v < names.size(); v++) {
             double[] t = times[v].clone();
@@ -130,22 +130,21 @@ public final class BavardageEpisodesBenchmark implements Benchmark {
             }
             double accuracy = BavardageTuner.mean(BavardageTuner.evaluate(learners.get(v), pool));
             double projected = 10_000 * perEpisode / 2;
-            out.printf(Locale.ROOT, "%-32s %12.2f %12.1f %10.3f %8.3fx %9.2f%% %14.1f s%n", names.get(v),
-                    learnerSeconds[v], rate, perEpisode * 1e3, rate / reference, 100 * accuracy, projected);
+            table.row(names.get(v), learnerSeconds[v], rate, perEpisode * 1e3, rate / reference, accuracy,
+                    projected);
         }
-        out.println("vs skm = episodes/s relative to the soft k-means row (same episodes, same run); the projection "
-                + "assumes 2 cores each solving independent episodes at the measured single-thread rate, learner "
-                + "time excluded. The auto row's learner time includes choosing T_vb and s_max on base-class "
-                + "episodes; its ratio to the official code row's learner time is the cost of the choice.");
+        return table.note("rate/ref = episodes/s relative to the soft k-means row (same episodes, same run); the "
+                        + "projection assumes 2 cores each solving independent episodes at the measured single-thread "
+                        + "rate, learner time excluded. The auto row's learner time includes choosing T_vb and s_max "
+                        + "on base-class episodes; its ratio to the official code row's learner time is the cost of "
+                        + "the choice.")
+                .build();
     }
 
-    private static long solveAll(Learner learner, List<LabeledEpisode> pool) {
-        long sink = 0;
+    private static void solveAll(Learner learner, List<LabeledEpisode> pool) {
         for (int e = 0; e < pool.size(); e++) {
-            int[] labels = learner.solve(pool.get(e).episode(), e).labels();
-            sink += labels[0];
+            learner.solve(pool.get(e).episode(), e);
         }
-        return sink;
     }
 
     private static double doubleOption(Map<String, String> options, String key, double def) {

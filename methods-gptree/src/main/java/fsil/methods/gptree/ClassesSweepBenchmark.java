@@ -7,13 +7,13 @@ import fsil.api.LabeledData;
 import fsil.api.Learner;
 import fsil.api.Session;
 import fsil.api.SessionContext;
-import fsil.core.bench.BenchTimer;
+import fsil.core.bench.BenchResult;
 import fsil.core.bench.Benchmark;
 import fsil.core.random.RandomStreams;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
 
-import java.io.PrintStream;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -22,9 +22,10 @@ import java.util.Set;
 /**
  * A full {@code gp-classes} unit (one learn() with all classes, one predict()) on synthetic Gaussian classes: the
  * GP-Tree k-means tree against the stick-breaking chain (SBM-GP) and the random tree, and M chains against one chain,
- * as ratios to the k-means tree with the default chains measured in the same run.
+ * as ratios to the k-means tree with the default chains measured in the same run (one row per variant).
  */
 public final class ClassesSweepBenchmark implements Benchmark {
+    private static final int REPS = 3;
     private static final Set<String> KEYS = Set.of("classes", "per_class", "d", "chains", "steps", "seed");
 
     @Override
@@ -39,7 +40,7 @@ public final class ClassesSweepBenchmark implements Benchmark {
     }
 
     @Override
-    public void run(Map<String, String> options, PrintStream out) {
+    public BenchResult run(Map<String, String> options) {
         for (String k : options.keySet()) {
             if (!KEYS.contains(k)) {
                 throw new InvalidParameterException("gptree-classes-sweep: unknown option '" + k + "'; known: " + KEYS);
@@ -55,31 +56,50 @@ public final class ClassesSweepBenchmark implements Benchmark {
             throw new InvalidParameterException("gptree-classes-sweep: need classes >= 2, per_class >= 1, d >= 1");
         }
         LabeledData train = synthetic(c, per, d, seed);
-        FeatureMatrix test = synthetic(c, 5, d, seed + 1).features();
+        LabeledData test = synthetic(c, 5, d, seed + 1);
         Map<String, Map<String, String>> variants = new LinkedHashMap<>();
         variants.put("kmeans tree, chains=" + chains + " (reference)", Map.of("chains", chains, "steps", steps));
         variants.put("stick-break chain (SBM-GP)", Map.of("tree", "stick-break", "chains", chains, "steps", steps));
         variants.put("random balanced tree (GP-Tree Rnd)", Map.of("tree", "random", "chains", chains, "steps", steps));
         variants.put("kmeans tree, chains=1", Map.of("chains", "1", "steps", steps));
         variants.put("kmeans tree, plug-in predictive", Map.of("chains", chains, "steps", steps, "predictive", "plug-in"));
-        out.printf(Locale.ROOT, "gptree-classes-sweep: C = %d, %d train + 5 test per class, d = %d, T = %s, one thread%n",
-                c, per, d, steps);
-        out.printf(Locale.ROOT, "%-44s %10s %12s%n", "variant", "s", "time ratio");
+        BenchResult.Builder table = BenchResult.builder(String.format(Locale.ROOT, "gptree-classes-sweep: C = %d, %d "
+                + "train + 5 test per class, d = %d, T = %s, one thread", c, per, d, steps), "variant", "s",
+                "time/ref", "accuracy");
         double ref = Double.NaN;
         GpTreeMethod m = new GpTreeMethod();
         for (Map.Entry<String, Map<String, String>> v : variants.entrySet()) {
             Learner l = m.learner(m.params(v.getValue()), Background.none(d));
             // one untimed full-size run first (the JIT compiles the large-matrix code paths), then the median of 3
-            double t = BenchTimer.medianSeconds(1, 3, () -> {
+            double[] t = new double[REPS + 1];
+            int[] predicted = null;
+            for (int r = 0; r < t.length; r++) {
+                long t0 = System.nanoTime();
                 Session s = l.newSession(SessionContext.incremental(d, 5));
                 s.learn(train);
-                return Double.doubleToLongBits(s.predict(test).rawProbabilities()[0]);
-            });
-            if (Double.isNaN(ref)) {
-                ref = t;
+                predicted = s.predict(test.features()).labels();
+                t[r] = (System.nanoTime() - t0) * 1e-9;
             }
-            out.printf(Locale.ROOT, "%-44s %10.2f %12.3f%n", v.getKey(), t, t / ref);
+            double seconds = median(Arrays.copyOfRange(t, 1, t.length));
+            if (Double.isNaN(ref)) {
+                ref = seconds;
+            }
+            int ok = 0;
+            for (int i = 0; i < predicted.length; i++) {
+                ok += predicted[i] == test.labels()[i] ? 1 : 0;
+            }
+            table.row(v.getKey(), seconds, seconds / ref, ok / (double) predicted.length);
         }
+        return table.note("s = median wall time of " + REPS + " units (fit + predict) after one untimed unit; "
+                + "time/ref = relative to the first row, measured in the same run; accuracy on the 5 test samples "
+                + "per class is a sanity column").build();
+    }
+
+    private static double median(double[] a) {
+        double[] t = a.clone();
+        Arrays.sort(t);
+        int n = t.length;
+        return n % 2 == 1 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
     }
 
     static LabeledData synthetic(int c, int per, int d, long seed) {

@@ -9,12 +9,12 @@ import fsil.api.Learner;
 import fsil.api.Prediction;
 import fsil.api.Session;
 import fsil.api.SessionContext;
+import fsil.core.bench.BenchResult;
 import fsil.core.bench.Benchmark;
 import fsil.core.random.RandomStreams;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
 
-import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,7 +28,7 @@ import java.util.Set;
  * with 20 steps (the reference), mean-field with one step, and the Gibbs sampler (20 burn-in + 30 kept sweeps by
  * default), measured round robin in the same run on the same synthetic 5-way 5-shot episodes (Gaussian clusters,
  * D = 64 by default) with the cosine kernel on the raw features (the feature map costs the same for every variant).
- * Accuracy is printed as a sanity check.
+ * Accuracy is a sanity column of the returned table.
  *
  * <p>Options (key=value): dim (64), ways (5), shots (5), queries (75), episodes (50 per timed repetition), reps (5),
  * warmups (1), mc_samples (1000), gibbs_burnin (20), gibbs_samples (30), tau (0.2), mean (0: the Gibbs chain
@@ -49,7 +49,7 @@ public final class LsgpInferenceBenchmark implements Benchmark {
     }
 
     @Override
-    public void run(Map<String, String> options, PrintStream out) {
+    public BenchResult run(Map<String, String> options) {
         for (String k : options.keySet()) {
             if (!KEYS.contains(k)) {
                 throw new FsilException("unknown option '" + k + "' for benchmark " + id() + "; valid options: "
@@ -118,11 +118,10 @@ public final class LsgpInferenceBenchmark implements Benchmark {
                 }
             }
         }
-        out.printf(Locale.ROOT, "lsgp-inference: %d-way %d-shot, Q=%d, D=%d, tau=%s, mean=%s, mc_samples=%s, %d episodes "
-                + "per repetition, median of %d repetitions (round robin), one thread%n", ways, shots, queries, dim,
-                tau, mean, mc, episodes, reps);
-        out.printf(Locale.ROOT, "%-30s %11s %11s %11s %12s %11s %9s%n", "variant", "learn ms", "learn ratio",
-                "predict ms", "episodes/s", "total ratio", "accuracy");
+        BenchResult.Builder table = BenchResult.builder(String.format(Locale.ROOT, "lsgp-inference: %d-way %d-shot, "
+                        + "Q=%d, D=%d, tau=%s, mean=%s, mc_samples=%s, %d episodes per repetition, median of %d "
+                        + "repetitions (round robin), one thread", ways, shots, queries, dim, tau, mean, mc, episodes,
+                reps), "variant", "learn ms", "learn/ref", "predict ms", "episodes/s", "total/ref", "accuracy");
         double refLearn = Double.NaN;
         double refTotal = Double.NaN;
         for (Map.Entry<String, Learner> l : learners.entrySet()) {
@@ -143,9 +142,11 @@ public final class LsgpInferenceBenchmark implements Benchmark {
                 }
                 count += lab.length;
             }
-            out.printf(Locale.ROOT, "%-30s %11.3f %10.2fx %11.3f %12.1f %10.2fx %8.2f%%%n", l.getKey(), learn * 1e3,
-                    learn / refLearn, predict * 1e3, 1.0 / total, total / refTotal, 100.0 * ok / count);
+            table.row(l.getKey(), learn * 1e3, learn / refLearn, predict * 1e3, 1.0 / total, total / refTotal,
+                    ok / (double) count);
         }
+        return table.note("ms are per episode; /ref = relative to the first row (mean-field 20 steps), measured in "
+                + "the same run; accuracy is a sanity column").build();
     }
 
     private static double median(double[] a) {

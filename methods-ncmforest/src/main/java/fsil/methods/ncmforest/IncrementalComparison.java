@@ -126,24 +126,32 @@ final class IncrementalComparison {
         return v.stream().mapToDouble(Double::doubleValue).toArray();
     }
 
-    /** A fixed-width table of the curves: totals, ratios to retrain, final and mean relative accuracy. */
+    /** The columns of {@link #summaryRow}. */
+    static final List<String> SUMMARY_COLUMNS = List.of("strategy", "incr_train_s", "ms_per_step", "time/retr",
+            "cmp/retrain", "final_acc", "rel_final", "rel_mean", "test_cost");
+
+    /** Totals of a curve and its ratios to retrain's ({@code ref}): final and mean relative accuracy, test cost. */
+    static List<Object> summaryRow(Curve c, Curve ref) {
+        int steps = c.trainSeconds().length - 1;
+        double relMean = 0;
+        for (int t = 1; t <= steps; t++) {
+            relMean += c.accuracy()[t] / ref.accuracy()[t];
+        }
+        relMean /= Math.max(1, steps);
+        return List.of(c.strategy(), c.incrementalSeconds(), 1000 * c.incrementalSeconds() / Math.max(1, steps),
+                c.incrementalSeconds() / ref.incrementalSeconds(),
+                c.incrementalComparisons() / ref.incrementalComparisons(), c.finalAccuracy(),
+                c.finalAccuracy() / ref.finalAccuracy(), relMean, c.testCost()[c.testCost().length - 1]);
+    }
+
+    /** {@link #summaryRow} of every curve as a fixed-width table. */
     static String summary(Map<String, Curve> curves) {
         Curve ref = curves.get("retrain");
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format("%-8s %12s %12s %10s %12s %10s %10s %10s %10s%n", "strategy", "incr_train_s",
-                "ms_per_step", "time/retr", "cmp/retrain", "final_acc", "rel_final", "rel_mean", "test_cost"));
+        sb.append(String.format("%-8s %12s %12s %10s %12s %10s %10s %10s %10s%n", SUMMARY_COLUMNS.toArray()));
         for (Curve c : curves.values()) {
-            int steps = c.trainSeconds().length - 1;
-            double relMean = 0;
-            for (int t = 1; t <= steps; t++) {
-                relMean += c.accuracy()[t] / ref.accuracy()[t];
-            }
-            relMean /= Math.max(1, steps);
-            sb.append(String.format("%-8s %12.3f %12.2f %10.4f %12.4f %10.4f %10.4f %10.4f %10.2f%n", c.strategy(),
-                    c.incrementalSeconds(), 1000 * c.incrementalSeconds() / Math.max(1, steps),
-                    c.incrementalSeconds() / ref.incrementalSeconds(),
-                    c.incrementalComparisons() / ref.incrementalComparisons(), c.finalAccuracy(),
-                    c.finalAccuracy() / ref.finalAccuracy(), relMean, c.testCost()[c.testCost().length - 1]));
+            sb.append(String.format("%-8s %12.3f %12.2f %10.4f %12.4f %10.4f %10.4f %10.4f %10.2f%n",
+                    summaryRow(c, ref).toArray()));
         }
         return sb.toString();
     }

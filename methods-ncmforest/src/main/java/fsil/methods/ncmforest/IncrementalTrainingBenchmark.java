@@ -1,21 +1,23 @@
 package fsil.methods.ncmforest;
 
 import fsil.api.LabeledData;
+import fsil.core.bench.BenchResult;
 import fsil.core.bench.Benchmark;
 import fsil.core.random.RandomStreams;
 
-import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
  * {@code ncmf-incremental}: training time of ULS, IGT, RTST and RUST relative to retraining from scratch, per
  * added class, on synthetic Gaussian classes (paper Fig. 5 setting: k = 3 initial classes, then one at a time up
- * to 50). Also prints the comparison-count ratio (a deterministic work measure), the final and mean relative
- * accuracy and the test cost, so one run shows both sides of the trade-off.
+ * to 50). One row per strategy plus the retrain reference: the comparison-count ratio (a deterministic work
+ * measure), the final and mean relative accuracy and the test cost next to the time ratio, so one run shows both
+ * sides of the trade-off; checkpoint tables and the NCM reference accuracy are in the notes.
  */
 public final class IncrementalTrainingBenchmark implements Benchmark {
     static final Map<String, String> DEFAULTS = defaults();
@@ -56,7 +58,7 @@ public final class IncrementalTrainingBenchmark implements Benchmark {
     }
 
     @Override
-    public void run(Map<String, String> options, PrintStream out) {
+    public BenchResult run(Map<String, String> options) {
         BenchOptions o = new BenchOptions(id(), DEFAULTS, options);
         int classes = o.integer("classes", 2);
         int initial = o.integer("initial", 1);
@@ -72,10 +74,6 @@ public final class IncrementalTrainingBenchmark implements Benchmark {
             params.put(k, o.text(k));
         }
         List<String> strategies = new ArrayList<>(Arrays.asList(o.text("strategies").split(",")));
-        out.println("# " + id() + ": " + o);
-        out.println("# one session per strategy, single thread, after " + o.text("warmup") + " untimed warm-up pass(es); "
-                + "time = wall time of learn() for the added classes (initial training excluded); cmp = "
-                + "sample-centroid distance evaluations (deterministic work)");
         for (int w = 0; w < o.integer("warmup", 0); w++) {
             // JIT warm-up: one untimed pass of the whole run. Without it the strategies that run first, and the
             // rarely called RUST code, are timed partly in the interpreter (their learn() times came out 3-4x too
@@ -84,19 +82,26 @@ public final class IncrementalTrainingBenchmark implements Benchmark {
         }
         Map<String, IncrementalComparison.Curve> curves = IncrementalComparison.run(strategies, params, train, test,
                 order, initial, o.integer("chunk", 1), seed);
-        out.print(IncrementalComparison.summary(curves));
-        float[] means = TestTimeBenchmark.classMeans(train, classes, train.dimension());
-        int[] ncm = new int[test.size()];
-        TestTimeBenchmark.nearestMean(test.features(), means, classes, ncm);
-        int ok = 0;
-        for (int i = 0; i < ncm.length; i++) {
-            ok += ncm[i] == test.labels()[i] ? 1 : 0;
+        IncrementalComparison.Curve ref = curves.get("retrain");
+        List<List<Object>> rows = new ArrayList<>();
+        for (IncrementalComparison.Curve c : curves.values()) {
+            rows.add(IncrementalComparison.summaryRow(c, ref));
         }
-        out.printf("# reference: nearest class mean on all %d classes, accuracy %.4f%n", classes, ok / (double) ncm.length);
-        out.println("# relative accuracy (accuracy / retrain accuracy) by number of classes seen");
-        out.print(IncrementalComparison.checkpoints(curves, 10));
-        out.println("# learn() time relative to retrain's learn() at the same steps, by number of classes seen");
-        out.print(timeCheckpoints(curves, 10));
+        float[] means = NearestClassMean.classMeans(train, classes, train.dimension());
+        int[] ncm = new int[test.size()];
+        NearestClassMean.predict(test.features(), means, classes, ncm);
+        List<String> notes = new ArrayList<>();
+        notes.add("one session per strategy, single thread, after " + o.text("warmup") + " untimed warm-up pass(es); "
+                + "time = wall time of learn() for the added classes (initial training excluded); cmp = "
+                + "sample-centroid distance evaluations (deterministic work); /retr and rel_ = relative to the "
+                + "retrain row of the same run");
+        notes.add(String.format(Locale.ROOT, "reference: nearest class mean on all %d classes, accuracy %.4f", classes,
+                NearestClassMean.accuracy(ncm, test.labels())));
+        notes.add("relative accuracy (accuracy / retrain accuracy) by number of classes seen:");
+        notes.addAll(IncrementalComparison.checkpoints(curves, 10).lines().toList());
+        notes.add("learn() time relative to retrain's learn() at the same steps, by number of classes seen:");
+        notes.addAll(timeCheckpoints(curves, 10).lines().toList());
+        return new BenchResult(id() + ": " + o, IncrementalComparison.SUMMARY_COLUMNS, rows, notes);
     }
 
     static String timeCheckpoints(Map<String, IncrementalComparison.Curve> curves, int every) {

@@ -210,7 +210,7 @@ final class ClassModel {
 
     /**
      * Sigma = L^T D L + lambda I as an explicit d x d matrix: only for the tests and the explicit reference scorers of
-     * the ppca-score benchmark (the method never forms it).
+     * PpcaScoreBench in the benchmarks module (the method never forms it).
      */
     org.ejml.data.DMatrixRMaj explicitCovariance() {
         int d = dim;

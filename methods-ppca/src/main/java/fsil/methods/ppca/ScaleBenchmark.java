@@ -3,9 +3,9 @@ package fsil.methods.ppca;
 import fsil.api.FeatureMatrix;
 import fsil.api.LabeledData;
 import fsil.api.Prediction;
+import fsil.core.bench.BenchResult;
 import fsil.core.bench.Benchmark;
 
-import java.io.PrintStream;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -41,6 +41,9 @@ public final class ScaleBenchmark implements Benchmark {
         return d;
     }
 
+    /** The paper's training time per class (RTX 3080 laptop GPU, Sec. IV-C). */
+    static final double PAPER_SECONDS_PER_CLASS = 20.0;
+
     @Override
     public String id() {
         return "ppca-scale";
@@ -53,7 +56,7 @@ public final class ScaleBenchmark implements Benchmark {
     }
 
     @Override
-    public void run(Map<String, String> options, PrintStream out) {
+    public BenchResult run(Map<String, String> options) {
         BenchSupport o = BenchSupport.options(id(), DEFAULTS, options);
         int classes = o.integer("classes", 1);
         int perClass = o.integer("per_class", 1);
@@ -65,7 +68,6 @@ public final class ScaleBenchmark implements Benchmark {
         String lambda = Double.toString(o.real("lambda", 1e-12));
         SyntheticClasses gen = o.generator();
         int dim = gen.dimension();
-        out.println("# " + id() + ": " + o);
         LabeledData test = testQueries(gen, classes, queries);
         ExecutorService pool = BenchSupport.pool(threads);
         try {
@@ -76,20 +78,23 @@ public final class ScaleBenchmark implements Benchmark {
             long peak = BenchSupport.heapPeak();
             Result ncm = run(Map.of("q", "0", "lambda", lambda), gen, classes, perClass, chunk, test, batch, dim, ex);
             double pairs = (double) test.size() * classes;
-            out.printf(Locale.ROOT, "# %d classes x %d samples, d = %d, %d thread(s); %d queries scored against all "
-                    + "classes in batches of %d%n", classes, perClass, dim, threads, test.size(), batch);
-            out.printf(Locale.ROOT, "%-16s %10s %11s %12s %14s %12s %10s %12s%n", "model", "fit_s", "ms/class",
-                    "fit/ref", "pairs/s", "score/ref", "accuracy", "memory");
-            line(out, "ppca q=" + q, ppca, ncm, classes, pairs);
-            line(out, "q=0 (reference)", ncm, ncm, classes, pairs);
-            out.printf(Locale.ROOT, "# model memory (memoryBytes) %s = %.1f KiB per class; JVM heap: max %s, in use "
-                            + "before %s, after the fit (session alive, after a GC) %s, peak during fit and scoring %s "
-                            + "(sum of the heap pools' peaks)%n",
-                    BenchSupport.mib(ppca.memory), ppca.memory / 1024.0 / classes,
-                    BenchSupport.mib(Runtime.getRuntime().maxMemory()), BenchSupport.mib(heapBefore),
-                    BenchSupport.mib(ppca.heapAfterFit), BenchSupport.mib(peak));
-            out.printf(Locale.ROOT, "# paper: 20 s per class on a laptop GPU; here %.2f ms per class (%.0fx)%n",
-                    ppca.fitSeconds / classes * 1e3, FitBenchmark.PAPER_SECONDS_PER_CLASS * classes / ppca.fitSeconds);
+            BenchResult.Builder t = BenchResult.builder(id() + ": " + o, "model", "fit_s", "ms/class", "fit/ref",
+                    "pairs/s", "score/ref", "accuracy", "memory_MiB");
+            row(t, "ppca q=" + q, ppca, ncm, classes, pairs);
+            row(t, "q=0 (reference)", ncm, ncm, classes, pairs);
+            return t.note(String.format(Locale.ROOT, "%d classes x %d samples, d = %d, %d thread(s); %d queries "
+                            + "scored against all classes in batches of %d; ref = the q=0 row of the same run", classes,
+                            perClass, dim, threads, test.size(), batch))
+                    .note(String.format(Locale.ROOT, "model memory (memoryBytes) %s = %.1f KiB per class; JVM heap: "
+                                    + "max %s, in use before %s, after the fit (session alive, after a GC) %s, peak "
+                                    + "during fit and scoring %s (sum of the heap pools' peaks)",
+                            BenchSupport.mib(ppca.memory), ppca.memory / 1024.0 / classes,
+                            BenchSupport.mib(Runtime.getRuntime().maxMemory()), BenchSupport.mib(heapBefore),
+                            BenchSupport.mib(ppca.heapAfterFit), BenchSupport.mib(peak)))
+                    .note(String.format(Locale.ROOT, "paper: 20 s per class on a laptop GPU; here %.2f ms per class "
+                            + "(%.0fx)", ppca.fitSeconds / classes * 1e3,
+                            PAPER_SECONDS_PER_CLASS * classes / ppca.fitSeconds))
+                    .build();
         } finally {
             if (pool != null) {
                 pool.shutdownNow();
@@ -97,10 +102,9 @@ public final class ScaleBenchmark implements Benchmark {
         }
     }
 
-    private static void line(PrintStream out, String name, Result r, Result ref, int classes, double pairs) {
-        out.printf(Locale.ROOT, "%-16s %10.2f %11.3f %12.2f %14.3g %12.2f %10.4f %12s%n", name, r.fitSeconds,
-                r.fitSeconds / classes * 1e3, r.fitSeconds / ref.fitSeconds, pairs / r.scoreSeconds,
-                r.scoreSeconds / ref.scoreSeconds, r.accuracy, BenchSupport.mib(r.memory));
+    private static void row(BenchResult.Builder t, String name, Result r, Result ref, int classes, double pairs) {
+        t.row(name, r.fitSeconds, r.fitSeconds / classes * 1e3, r.fitSeconds / ref.fitSeconds, pairs / r.scoreSeconds,
+                r.scoreSeconds / ref.scoreSeconds, r.accuracy, r.memory / 1048576.0);
     }
 
     /** Queries spread evenly over the classes (one independent sample each). */

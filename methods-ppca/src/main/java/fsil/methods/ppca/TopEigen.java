@@ -116,7 +116,7 @@ final class TopEigen {
 
     /**
      * Multiply-adds of a Krylov run with a basis of 4k + 10 vectors, about what the stop rule needed on power-law
-     * spectra (ppca-fit benchmark): the products with C, the re-orthogonalisation and about ten Rayleigh-Ritz steps.
+     * spectra (the PpcaFitBench data): the products with C, the re-orthogonalisation and about ten Rayleigh-Ritz steps.
      */
     static double typicalKrylovCost(Scatter c, int k) {
         double m = Math.min(4.0 * k + 10, Math.min(c.dim(), c.rankBound() + BLOCK));

@@ -1,0 +1,192 @@
+package fsil.eval.run;
+
+import fsil.api.Capability;
+import fsil.api.LabeledData;
+import fsil.api.Learner;
+import fsil.api.Method;
+import fsil.api.Prediction;
+import fsil.api.Registry;
+import fsil.api.Session;
+import fsil.api.SessionContext;
+import fsil.core.random.RandomStreams;
+import fsil.data.BackboneSpec;
+import fsil.data.Datasets;
+import fsil.data.FeatureSet;
+import fsil.eval.protocol.FewShotProtocol;
+import fsil.eval.protocol.Protocol;
+import fsil.eval.protocol.ProtocolPlan;
+import fsil.eval.protocol.TaskRunner;
+import fsil.eval.metrics.Metric;
+import fsil.eval.protocol.TaskOutcome;
+import fsil.methods.baselines.NcmMethod;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * The runner's cost per unit: NCM on few-shot episodes (5-way 5-shot, 75 queries, synthetic features of dimension
+ * {@code dim}, default 64) run directly (sample the episode, learn, predict, count the correct labels), through
+ * {@link TaskRunner} (the session and the accuracy every protocol uses) and through {@link Runner} (planning, per-task
+ * seeds, blocks of episodes as units, every metric's values, the rows of {@code units.csv}, summaries and the
+ * report, on one unit thread). The runner has no thread of its own, so its cost per episode on one thread is what
+ * it takes from a core when every core runs units. The direct loop is the reference. The three unit benchmarks run the same {@value #EPISODES}
+ * episodes per call and score us per episode, so their ratio is the runner's cost per unit; the runner's score also
+ * holds its fixed cost per run spread over the episodes, which {@link #runnerOneEpisode} measures alone (us per
+ * run of one episode).
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(2)
+public class RunnerUnitBench {
+    /** Episodes per benchmark call. */
+    static final int EPISODES = 10_000;
+
+    @Param("64")
+    public int dim;
+
+    private Path work;
+    private FeatureSet data;
+    private ProtocolPlan plan;
+    private Learner learner;
+    private Runner runner;
+    private RunSpec spec;
+    private RunSpec oneEpisode;
+    private long seedBase;
+    private java.util.Set<Capability> capabilities;
+
+    @Setup(Level.Trial)
+    public void setup() throws IOException {
+        work = Files.createTempDirectory("fsil-runner-bench");
+        data = Datasets.load("synthetic:classes=40,dim=" + dim + ",per_class=100,test_per_class=20",
+                BackboneSpec.identity(), 0, work.resolve("cache"));
+        FewShotProtocol protocol = new FewShotProtocol();
+        plan = protocol.plan(data, protocol.options(options(EPISODES)), RunSpec.DEFAULT_ORDER_SEED);
+        Method ncm = new NcmMethod();
+        capabilities = ncm.capabilities();
+        learner = ncm.learner(ncm.defaults(), plan.background(0, Optional.empty()));
+        Registry<Method> methods = new Registry<>("method", Method::id).register(ncm);
+        Registry<Protocol> protocols = Registry.discover("protocol", Protocol.class, Protocol::name);
+        Registry<Metric> metrics = Registry.discover("metric", Metric.class, Metric::name);
+        runner = new Runner(methods, protocols, metrics, (name, backbone, seed, cache) -> data, work.resolve("cache"));
+        spec = spec(EPISODES);
+        oneEpisode = spec(1);
+        seedBase = RandomStreams.derive(0, "bench");
+    }
+
+    private static Map<String, String> options(int episodes) {
+        return Map.of("ways", "5", "shots", "5", "queries", "75", "episodes", Integer.toString(episodes),
+                "classes-from", "all");
+    }
+
+    private static RunSpec spec(int episodes) {
+        Map<String, List<String>> o = new java.util.LinkedHashMap<>();
+        options(episodes).forEach((k, v) -> o.put(k, List.of(v)));
+        return new RunSpec(VariantSpec.parseList("ncm"), List.of("synthetic-bench"), "identity", "fewshot", o,
+                RunSpec.DEFAULT_ORDER_SEED, 0, 1, 1);
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        delete(work);
+    }
+
+    /** A fresh run directory for every runner call (a run directory holds one run). */
+    @State(Scope.Thread)
+    public static class RunDir {
+        Path dir;
+
+        @Setup(Level.Invocation)
+        public void create() throws IOException {
+            dir = Files.createTempDirectory("fsil-runner-bench-run").resolve("run");
+        }
+
+        @TearDown(Level.Invocation)
+        public void delete() {
+            RunnerUnitBench.delete(dir.getParent());
+        }
+    }
+
+    /** Reference: sample the episode, learn the support set, predict the queries, count the correct labels. */
+    @Benchmark
+    @OperationsPerInvocation(EPISODES)
+    public int direct() {
+        int correct = 0;
+        for (int i = 0; i < EPISODES; i++) {
+            LabeledData[] e = FewShotProtocol.sampleEpisode(plan, i);
+            Session s = learner.newSession(new SessionContext(Capability.INDUCTIVE_FEWSHOT, e[0].dimension(),
+                    RandomStreams.derive(seedBase, i), SessionContext.DIRECT));
+            s.learn(e[0]);
+            Prediction p = s.predict(e[1].features());
+            int[] labels = p.labels();
+            int[] truth = e[1].labels();
+            for (int q = 0; q < labels.length; q++) {
+                correct += labels[q] == truth[q] ? 1 : 0;
+            }
+        }
+        return correct;
+    }
+
+    /** The same episodes through TaskRunner: the task of the plan, a session, scoring with calibration bins. */
+    @Benchmark
+    @OperationsPerInvocation(EPISODES)
+    public double taskRunner() {
+        double sum = 0;
+        for (int i = 0; i < EPISODES; i++) {
+            TaskOutcome r = TaskRunner.run(plan.task(i, capabilities), learner, RandomStreams.derive(seedBase, i),
+                    SessionContext.DIRECT);
+            sum += r.accuracy();
+        }
+        return sum;
+    }
+
+    /** The same episodes as a run of the Runner into a new directory, one unit thread. */
+    @Benchmark
+    @OperationsPerInvocation(EPISODES)
+    public Runner.Outcome runner(RunDir run) {
+        return runner.run(spec, run.dir);
+    }
+
+    /** A run of one episode: the runner's fixed cost per run (resolving, files, summaries, report, fsync). */
+    @Benchmark
+    public Runner.Outcome runnerOneEpisode(RunDir run) {
+        return runner.run(oneEpisode, run.dir);
+    }
+
+    static void delete(Path dir) {
+        if (dir == null || !Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,47 @@
+package fsil.eval.run;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The three ways of running the episodes (outside JMH) agree: the runner's records, TaskRunner and the direct loop
+ * see the same episodes and give the same mean accuracy; the run directories are removed after each call.
+ */
+class RunnerUnitBenchTest {
+
+    @Test
+    void directTaskRunnerAndRunnerAgree() throws IOException {
+        RunnerUnitBench b = new RunnerUnitBench();
+        b.dim = 16;
+        b.setup();
+        try {
+            int n = RunnerUnitBench.EPISODES;
+            double direct = b.direct() / (75.0 * n);
+            double task = b.taskRunner() / n;
+            RunnerUnitBench.RunDir dir = new RunnerUnitBench.RunDir();
+            dir.create();
+            Runner.Outcome o = b.runner(dir);
+            assertEquals(n, o.tasks());
+            assertEquals(0, o.failedTasks());
+            double run = o.records().stream().flatMapToDouble(r -> java.util.Arrays.stream(
+                    fsil.eval.metrics.Values.toDoubles(r.metric("episode_acc")))).average().orElseThrow();
+            dir.delete();
+            assertFalse(Files.exists(dir.dir.getParent()));
+            assertTrue(direct > 0.3 && direct <= 1, "accuracy " + direct);
+            assertEquals(direct, task, 1e-12);
+            assertEquals(direct, run, 1e-12);
+            RunnerUnitBench.RunDir one = new RunnerUnitBench.RunDir();
+            one.create();
+            assertEquals(1, b.runnerOneEpisode(one).tasks());
+            one.delete();
+        } finally {
+            b.tearDown();
+        }
+    }
+}
