@@ -2,6 +2,7 @@ package fsil.notebook;
 
 import fsil.api.FsilException;
 import fsil.eval.protocol.Protocol;
+import fsil.eval.metrics.BuiltinMetrics;
 import fsil.eval.metrics.Metric;
 import fsil.eval.metrics.Values;
 import fsil.eval.report.Figures;
@@ -135,8 +136,8 @@ public final class Results {
     }
 
     /**
-     * Per-task numbers: method, dataset, setting, task (episode or run), status, accuracy (episode accuracy or final
-     * a_T), fit and predict seconds.
+     * Per-task accuracy: method, dataset, setting, task (episode or run), status, accuracy (the episode's, or the
+     * final a_T of a run).
      */
     public Table unitsTable() {
         StringColumn m = StringColumn.create("method");
@@ -145,11 +146,10 @@ public final class Results {
         IntColumn u = IntColumn.create("task");
         StringColumn st = StringColumn.create("status");
         DoubleColumn acc = DoubleColumn.create("accuracy");
-        DoubleColumn fit = DoubleColumn.create("fit_s");
-        DoubleColumn pred = DoubleColumn.create("predict_s");
         for (UnitRecord r : sortedUnits()) {
             com.fasterxml.jackson.databind.JsonNode a = r.metric("episode_acc");
             com.fasterxml.jackson.databind.JsonNode seen = r.metric("acc_seen");
+            double[] episodes = a == null ? null : BuiltinMetrics.EpisodeAccuracy.accuracies(a);
             for (int i = 0; i < r.tasks(); i++) {
                 m.append(r.method());
                 d.append(r.dataset());
@@ -157,18 +157,16 @@ public final class Results {
                 u.append(r.firstTask() + i);
                 st.append(r.status());
                 double accuracy = Double.NaN;
-                if (a != null) {
-                    accuracy = Values.toDouble(a.get(i));
+                if (episodes != null) {
+                    accuracy = episodes[i];
                 } else if (seen != null) {
                     com.fasterxml.jackson.databind.JsonNode steps = seen.get(i).get("acc");
                     accuracy = Values.toDouble(steps.get(steps.size() - 1));
                 }
                 acc.append(accuracy);
-                fit.append(r.metric("fit_s") == null ? Double.NaN : Values.toDouble(r.metric("fit_s").get(i)));
-                pred.append(r.metric("predict_s") == null ? Double.NaN : Values.toDouble(r.metric("predict_s").get(i)));
             }
         }
-        return Table.create("tasks", m, d, s, u, st, acc, fit, pred);
+        return Table.create("tasks", m, d, s, u, st, acc);
     }
 
     private List<UnitRecord> sortedUnits() {

@@ -10,6 +10,7 @@ import fsil.api.Param;
 import fsil.api.Params;
 import fsil.api.Prediction;
 import fsil.api.Session;
+import fsil.eval.metrics.BuiltinMetrics;
 import fsil.eval.metrics.Values;
 import fsil.eval.store.UnitRecord;
 import fsil.api.Background;
@@ -120,7 +121,7 @@ class ExperimentTest {
         assertFalse(h.columnNames().contains("dataset"), "one dataset: no dataset column");
 
         double[] acc = r.units().stream().filter(u -> u.method().equals("knn") && u.setting().contains("5-shot"))
-                .flatMapToDouble(u -> java.util.Arrays.stream(Values.toDoubles(u.metric("episode_acc"))))
+                .flatMapToDouble(u -> java.util.Arrays.stream(BuiltinMetrics.EpisodeAccuracy.accuracies(u.metric("episode_acc"))))
                 .toArray();
         Results.Estimate e = r.value("knn", "5-shot", "episode_acc");
         assertEquals(Arrays.stream(acc).average().orElseThrow(), e.value(), 1e-12);

@@ -30,7 +30,7 @@ class RunnerUnitBenchTest {
             assertEquals(n, o.tasks());
             assertEquals(0, o.failedTasks());
             double run = o.records().stream().flatMapToDouble(r -> java.util.Arrays.stream(
-                    fsil.eval.metrics.Values.toDoubles(r.metric("episode_acc")))).average().orElseThrow();
+                    fsil.eval.metrics.BuiltinMetrics.EpisodeAccuracy.accuracies(r.metric("episode_acc")))).average().orElseThrow();
             dir.delete();
             assertFalse(Files.exists(dir.dir.getParent()));
             assertTrue(direct > 0.3 && direct <= 1, "accuracy " + direct);

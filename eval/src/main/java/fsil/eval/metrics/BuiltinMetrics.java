@@ -24,18 +24,44 @@ public final class BuiltinMetrics {
         return arrays.stream().mapToInt(JsonNode::size).min().orElse(0);
     }
 
-    /** {@code episode_acc}: accuracy of each episode. */
-    public static final class EpisodeAccuracy implements Metric.PerTask {
+    /**
+     * {@code episode_acc}: the accuracy of each episode, stored as its numbers of correct predictions and of queries
+     * (integers: cheap to store, and correct / queries gives the accuracy exactly).
+     */
+    public static final class EpisodeAccuracy implements Metric {
         public String name() {
             return "episode_acc";
         }
 
-        public JsonNode measure(TaskOutcome t) {
-            return t.episodic() ? Values.number(t.accuracy()) : null;
+        public JsonNode measure(List<TaskOutcome> tasks) {
+            if (!tasks.get(0).episodic()) {
+                return null;
+            }
+            ObjectNode o = Values.JSON.objectNode();
+            ArrayNode correct = o.putArray("correct");
+            ArrayNode queries = o.putArray("queries");
+            for (TaskOutcome t : tasks) {
+                correct.add(t.correct());
+                queries.add(t.truth().length);
+            }
+            return o;
         }
 
-        public void summarizeTasks(List<JsonNode> values, SummaryRows out) {
-            out.add(name(), null, null, MeanCi.of(values.stream().mapToDouble(Values::toDouble).toArray()));
+        /** The accuracies of a unit's episodes, in order. */
+        public static double[] accuracies(JsonNode unit) {
+            JsonNode c = unit.get("correct");
+            JsonNode q = unit.get("queries");
+            double[] out = new double[c.size()];
+            for (int i = 0; i < out.length; i++) {
+                int n = q.get(i).asInt();
+                out[i] = n == 0 ? Double.NaN : c.get(i).asInt() / (double) n;
+            }
+            return out;
+        }
+
+        public void summarize(List<JsonNode> units, SummaryRows out) {
+            out.add(name(), null, null, MeanCi.of(units.stream().flatMapToDouble(u -> java.util.Arrays.stream(
+                    accuracies(u))).toArray()));
         }
     }
 
@@ -159,61 +185,89 @@ public final class BuiltinMetrics {
     }
 
     /**
-     * {@code calibration}: reliability bins of each task's last predictions; summarised as {@code ece} and
-     * {@code mce} of the bins pooled over the group's tasks (15 equal-width bins, max-probability confidence).
+     * {@code calibration}: reliability bins of the tasks' last predictions, pooled per unit; summarised as
+     * {@code ece} and {@code mce} of the bins pooled over the group (15 equal-width bins, max-probability confidence).
      */
-    public static final class Calibration implements Metric.PerTask {
+    public static final class Calibration implements Metric {
         public String name() {
             return "calibration";
         }
 
-        public JsonNode measure(TaskOutcome t) {
-            return CalibrationBins.of(t.prediction(), t.truth()).toJson();
+        public JsonNode measure(List<TaskOutcome> tasks) {
+            CalibrationBins bins = new CalibrationBins();
+            for (TaskOutcome t : tasks) {
+                bins.add(t.prediction(), t.truth());
+            }
+            return bins.toJson();
         }
 
-        /** The bins of a group's tasks, pooled in task order. */
-        public static CalibrationBins pooled(List<JsonNode> values) {
+        /** The bins of a group's units, pooled. */
+        public static CalibrationBins pooled(List<JsonNode> units) {
             CalibrationBins all = new CalibrationBins();
-            for (JsonNode v : values) {
+            for (JsonNode v : units) {
                 all.addAll(CalibrationBins.fromJson(v));
             }
             return all;
         }
 
-        public void summarizeTasks(List<JsonNode> values, SummaryRows out) {
-            CalibrationBins bins = pooled(values);
+        public void summarize(List<JsonNode> units, SummaryRows out) {
+            CalibrationBins bins = pooled(units);
             out.add("ece", bins.ece(), (int) bins.total());
             out.add("mce", bins.mce(), (int) bins.total());
         }
     }
 
+    /** Time measurements of a unit's tasks as moments: {"n": .., "sum": .., "sum_squares": ..}. */
+    abstract static class TaskSeconds implements Metric {
+        abstract double seconds(TaskOutcome t);
+
+        public JsonNode measure(List<TaskOutcome> tasks) {
+            double sum = 0;
+            double sq = 0;
+            for (TaskOutcome t : tasks) {
+                double s = seconds(t);
+                sum += s;
+                sq += s * s;
+            }
+            ObjectNode o = Values.JSON.objectNode();
+            o.put("n", tasks.size());
+            o.put("sum", sum);
+            o.put("sum_squares", sq);
+            return o;
+        }
+
+        public void summarize(List<JsonNode> units, SummaryRows out) {
+            long n = 0;
+            double sum = 0;
+            double sq = 0;
+            for (JsonNode u : units) {
+                n += u.get("n").asLong();
+                sum += u.get("sum").asDouble();
+                sq += u.get("sum_squares").asDouble();
+            }
+            out.add(name(), null, null, MeanCi.ofMoments(n, sum, sq));
+        }
+    }
+
     /** {@code fit_s}: seconds in learn() per task. */
-    public static final class FitSeconds implements Metric.PerTask {
+    public static final class FitSeconds extends TaskSeconds {
         public String name() {
             return "fit_s";
         }
 
-        public JsonNode measure(TaskOutcome t) {
-            return Values.number(t.fitSeconds());
-        }
-
-        public void summarizeTasks(List<JsonNode> values, SummaryRows out) {
-            out.add(name(), null, null, MeanCi.of(values.stream().mapToDouble(Values::toDouble).toArray()));
+        double seconds(TaskOutcome t) {
+            return t.fitSeconds();
         }
     }
 
     /** {@code predict_s}: seconds in predict() per task. */
-    public static final class PredictSeconds implements Metric.PerTask {
+    public static final class PredictSeconds extends TaskSeconds {
         public String name() {
             return "predict_s";
         }
 
-        public JsonNode measure(TaskOutcome t) {
-            return Values.number(t.predictSeconds());
-        }
-
-        public void summarizeTasks(List<JsonNode> values, SummaryRows out) {
-            out.add(name(), null, null, MeanCi.of(values.stream().mapToDouble(Values::toDouble).toArray()));
+        double seconds(TaskOutcome t) {
+            return t.predictSeconds();
         }
     }
 
@@ -224,7 +278,7 @@ public final class BuiltinMetrics {
         }
 
         public JsonNode measure(TaskOutcome t) {
-            return t.memoryBytes() < 0 ? null : Values.number(t.memoryBytes());
+            return t.memoryBytes() < 0 ? null : com.fasterxml.jackson.databind.node.LongNode.valueOf(t.memoryBytes());
         }
 
         public void summarizeTasks(List<JsonNode> values, SummaryRows out) {

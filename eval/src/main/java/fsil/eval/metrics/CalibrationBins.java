@@ -11,30 +11,40 @@ import java.util.Locale;
 /**
  * Reliability statistics over 15 equal-width confidence bins (as in Snell and Zemel and DKT): a prediction with
  * max-probability confidence c falls into bin b when lower_b &lt; c &lt;= upper_b (c = 0 goes to bin 0). Bins add
- * up exactly, so ECE/MCE pooled over all queries of all tasks come from per-task bins.
+ * up, so ECE/MCE pooled over all queries of all tasks come from the bins of each unit. A bin's confidence sum is
+ * kept as a double-double (TwoSum, error about 1e-32 relative), so the pooled ECE is the same whichever way the
+ * predictions were grouped into units, engines or threads.
  */
 public final class CalibrationBins {
     public static final int BINS = 15;
 
     private final long[] count = new long[BINS];
     private final double[] confidenceSum = new double[BINS];
+    /** The rounding errors of {@link #confidenceSum}: the exact sum is confidenceSum + confidenceErr. */
+    private final double[] confidenceErr = new double[BINS];
     private final double[] correctSum = new double[BINS];
 
     /** The bins of a prediction's max-probability confidences against the true labels. */
     public static CalibrationBins of(Prediction p, int[] truth) {
         CalibrationBins bins = new CalibrationBins();
+        bins.add(p, truth);
+        return bins;
+    }
+
+    /** Adds a prediction's max-probability confidences against the true labels. */
+    public void add(Prediction p, int[] truth) {
         double[] prob = p.rawProbabilities();
         int c = p.numClasses();
         for (int i = 0; i < truth.length; i++) {
+            int off = i * c;
             int best = 0;
             for (int k = 1; k < c; k++) {
-                if (prob[i * c + k] > prob[i * c + best]) {
+                if (prob[off + k] > prob[off + best]) {
                     best = k;
                 }
             }
-            bins.add(prob[i * c + best], p.classAt(best) == truth[i]);
+            add(prob[off + best], p.classAt(best) == truth[i]);
         }
-        return bins;
     }
 
     /** Bin of a confidence in [0, 1]: (lower, upper], with 0 in the first bin. */
@@ -46,16 +56,30 @@ public final class CalibrationBins {
     public void add(double confidence, boolean correct) {
         int b = binOf(confidence);
         count[b]++;
-        confidenceSum[b] += confidence;
+        addConfidence(b, confidence, 0);
         correctSum[b] += correct ? 1 : 0;
     }
 
     public void addAll(CalibrationBins other) {
         for (int b = 0; b < BINS; b++) {
             count[b] += other.count[b];
-            confidenceSum[b] += other.confidenceSum[b];
+            addConfidence(b, other.confidenceSum[b], other.confidenceErr[b]);
             correctSum[b] += other.correctSum[b];
         }
+    }
+
+    /** Adds hi + lo to bin b's double-double sum (Knuth's TwoSum). */
+    private void addConfidence(int b, double hi, double lo) {
+        double s = confidenceSum[b] + hi;
+        double bv = s - confidenceSum[b];
+        double err = (confidenceSum[b] - (s - bv)) + (hi - bv);
+        confidenceSum[b] = s;
+        confidenceErr[b] += err + lo;
+    }
+
+    /** A bin's confidence sum, rounded once. */
+    private double confidence(int b) {
+        return confidenceSum[b] + confidenceErr[b];
     }
 
     public long total() {
@@ -75,7 +99,7 @@ public final class CalibrationBins {
         double e = 0;
         for (int b = 0; b < BINS; b++) {
             if (count[b] > 0) {
-                e += Math.abs(correctSum[b] - confidenceSum[b]) / n;
+                e += Math.abs(correctSum[b] - confidence(b)) / n;
             }
         }
         return e;
@@ -86,7 +110,7 @@ public final class CalibrationBins {
         double m = Double.NaN;
         for (int b = 0; b < BINS; b++) {
             if (count[b] > 0) {
-                double gap = Math.abs(correctSum[b] - confidenceSum[b]) / count[b];
+                double gap = Math.abs(correctSum[b] - confidence(b)) / count[b];
                 m = Double.isNaN(m) ? gap : Math.max(m, gap);
             }
         }
@@ -99,7 +123,7 @@ public final class CalibrationBins {
 
     /** Mean confidence in a bin (NaN if empty). */
     public double meanConfidence(int bin) {
-        return count[bin] == 0 ? Double.NaN : confidenceSum[bin] / count[bin];
+        return count[bin] == 0 ? Double.NaN : confidence(bin) / count[bin];
     }
 
     /** Accuracy in a bin (NaN if empty). */
@@ -107,7 +131,10 @@ public final class CalibrationBins {
         return count[bin] == 0 ? Double.NaN : correctSum[bin] / count[bin];
     }
 
-    /** The non-empty bins as {"bin": [...], "n": [...], "confidence": [...], "correct": [...]}. */
+    /**
+     * The non-empty bins as {"bin": [...], "n": [...], "confidence": [...], "confidence_err": [...], "correct": [...]}
+     * (the confidence sum is confidence + confidence_err).
+     */
     public JsonNode toJson() {
         List<Integer> used = new ArrayList<>();
         for (int b = 0; b < BINS; b++) {
@@ -119,12 +146,14 @@ public final class CalibrationBins {
         var bin = o.putArray("bin");
         var n = o.putArray("n");
         var conf = o.putArray("confidence");
+        var err = o.putArray("confidence_err");
         var correct = o.putArray("correct");
         for (int b : used) {
             bin.add(b);
             n.add(count[b]);
             conf.add(confidenceSum[b]);
-            correct.add(correctSum[b]);
+            err.add(confidenceErr[b]);
+            correct.add((long) correctSum[b]);
         }
         return o;
     }
@@ -139,7 +168,7 @@ public final class CalibrationBins {
                 throw new IllegalArgumentException("calibration bin " + b + " outside 0.." + (BINS - 1));
             }
             c.count[b] += o.get("n").get(i).asLong();
-            c.confidenceSum[b] += o.get("confidence").get(i).asDouble();
+            c.addConfidence(b, o.get("confidence").get(i).asDouble(), o.get("confidence_err").get(i).asDouble());
             c.correctSum[b] += o.get("correct").get(i).asDouble();
         }
         return c;

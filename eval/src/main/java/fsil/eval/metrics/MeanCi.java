@@ -15,6 +15,22 @@ import org.apache.commons.statistics.distribution.TDistribution;
  */
 public record MeanCi(double mean, double std, double ci95, double ci95t, int n) {
 
+    /**
+     * From moments (count, sum, sum of squares; one pass, for measurements such as times, where the last digits
+     * of a two-pass mean do not matter).
+     */
+    public static MeanCi ofMoments(long n, double sum, double sumSquares) {
+        if (n == 0) {
+            return new MeanCi(Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0);
+        }
+        double mean = sum / n;
+        double ss = Math.max(0, sumSquares - n * mean * mean);
+        double std = Math.sqrt(ss / n);
+        double cit = n >= 2 ? TDistribution.of(n - 1).inverseCumulativeProbability(0.975) * Math.sqrt(ss / (n - 1))
+                / Math.sqrt(n) : Double.NaN;
+        return new MeanCi(mean, std, 1.96 * std / Math.sqrt(n), cit, (int) n);
+    }
+
     public static MeanCi of(double[] values) {
         int n = values.length;
         if (n == 0) {

@@ -8,7 +8,7 @@ final class Evaluation {
     }
 
     /** Accuracy and each row's most probable class (ties to the smaller column). */
-    record Score(double accuracy, int[] predicted) {
+    record Score(double accuracy, int correct, int[] predicted) {
     }
 
     static Score score(Prediction p, int[] truth) {
@@ -30,7 +30,7 @@ final class Evaluation {
             predicted[i] = p.classAt(best);
             ok += predicted[i] == truth[i] ? 1 : 0;
         }
-        return new Score(truth.length == 0 ? Double.NaN : ok / (double) truth.length, predicted);
+        return new Score(truth.length == 0 ? Double.NaN : ok / (double) truth.length, ok, predicted);
     }
 
     /** Fraction of rows whose most probable class is the true label. */

@@ -9,6 +9,7 @@ import java.util.Map;
  *
  * @param episodic       a few-shot episode (true) or an incremental stream
  * @param accuracy       episode accuracy, or the final a_T of a stream
+ * @param correct        correct predictions behind {@code accuracy}
  * @param prediction     the last predictions (the queries of an episode, the last step's test data of a stream)
  * @param truth          their true labels
  * @param accSeen        a_t per step (micro accuracy on all classes seen so far)
@@ -20,7 +21,7 @@ import java.util.Map;
  * @param memoryBytes    the session's reported memory after the last step (-1: not reported)
  * @param extra          method diagnostics and protocol-specific numbers (lower_snake_case keys)
  */
-public record TaskOutcome(boolean episodic, double accuracy, Prediction prediction, int[] truth, double[] accSeen,
+public record TaskOutcome(boolean episodic, double accuracy, int correct, Prediction prediction, int[] truth, double[] accSeen,
                           double[][] aMatrix, int[] classesSeen, double[] relativeAcc, double fitSeconds,
                           double predictSeconds, long memoryBytes, Map<String, Double> extra) {
 }

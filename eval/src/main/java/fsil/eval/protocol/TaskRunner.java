@@ -55,7 +55,7 @@ public final class TaskRunner {
         Evaluation.Score score = Evaluation.score(p, truth);
         Map<String, Double> diag = session.diagnostics();
         Map<String, Double> extra = diag.isEmpty() ? Map.of() : new LinkedHashMap<>(diag);
-        return new TaskOutcome(true, score.accuracy(), p, truth, NONE, NO_ROWS, NO_CLASSES, NONE,
+        return new TaskOutcome(true, score.accuracy(), score.correct(), p, truth, NONE, NO_ROWS, NO_CLASSES, NONE,
                 (t1 - t0) * 1e-9, (t2 - t1) * 1e-9, session.memoryBytes(), extra);
     }
 
@@ -79,6 +79,7 @@ public final class TaskRunner {
         int seen = 0;
         Prediction lastPrediction = null;
         int[] lastTruth = null;
+        int lastCorrect = 0;
         Map<String, Double> extra = new LinkedHashMap<>();
         for (int t = 0; t < nSteps; t++) {
             Experience st = steps.get(t);
@@ -119,6 +120,7 @@ public final class TaskRunner {
             if (t == nSteps - 1) {
                 lastPrediction = p;
                 lastTruth = truth;
+                lastCorrect = score.correct();
             }
             if (retrainEvery > 0 && (t % retrainEvery == retrainEvery - 1 || t == nSteps - 1)) {
                 LabeledData all = concat(steps.subList(0, t + 1));
@@ -140,7 +142,7 @@ public final class TaskRunner {
             extra.put("retrain_fit_s", retrainFit);
         }
         extra.putAll(session.diagnostics());
-        return new TaskOutcome(false, seenAcc[nSteps - 1], lastPrediction, lastTruth, seenAcc, a, classesSeen, relative,
+        return new TaskOutcome(false, seenAcc[nSteps - 1], lastCorrect, lastPrediction, lastTruth, seenAcc, a, classesSeen, relative,
                 fit, predict, session.memoryBytes(), extra);
     }
 

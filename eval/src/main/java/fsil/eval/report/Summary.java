@@ -191,7 +191,7 @@ public final class Summary {
 
     /** Calibration bins of a group's tasks, pooled (null when none stored). */
     public static CalibrationBins pooledBins(Group g) {
-        List<JsonNode> values = g.taskValues("calibration");
+        List<JsonNode> values = g.values("calibration");
         return values.isEmpty() ? null : BuiltinMetrics.Calibration.pooled(values);
     }
 
