@@ -13,6 +13,8 @@ import fsil.data.DatasetInfo;
 import fsil.data.Datasets;
 import fsil.app.CacheDir;
 import fsil.eval.protocol.Protocol;
+import fsil.eval.compare.Comparison;
+import fsil.eval.compare.RunSet;
 import fsil.eval.run.FeatureSource;
 import fsil.eval.run.Runner;
 import tech.tablesaw.api.StringColumn;
@@ -162,6 +164,15 @@ public final class Fsil {
     public Experiment experiment(String protocol) {
         plugins().protocols().get(protocol);
         return new Experiment(this, protocol);
+    }
+
+    /**
+     * Paired statistics and ranks of the methods of stored run directories (say, two runs of the same spec with
+     * different methods), as {@code fsil compare DIR...}: every pair, or each method against {@code baseline}
+     * (null), in {@code metric} (null: episode_acc for episodes, final_acc for incremental runs).
+     */
+    public Comparison compare(String baseline, String metric, Path... runDirs) {
+        return Comparison.of(RunSet.load(List.of(runDirs)), plugins().metrics().all(), metric, baseline);
     }
 
     Runner runner() {

@@ -30,6 +30,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
+import fsil.eval.compare.Comparison;
+
 /**
  * The results of an {@link Experiment}: the unit rows, the summary computed from them (the same numbers as the
  * run directory's {@code summary.csv}) and the tables and figures a notebook shows. Methods appear in the order
@@ -47,6 +49,7 @@ public final class Results {
     private final Map<List<Object>, Estimate> entries = new LinkedHashMap<>();
     private final Table summary;
     private final boolean incremental;
+    private final List<Metric> metrics;
 
     /** A summary number: mean over units, its 95% intervals and the number of units. */
     public record Estimate(double value, double ci95, double ci95t, int n) {
@@ -63,6 +66,7 @@ public final class Results {
         this.protocol = protocol.name();
         this.spec = spec;
         this.outcome = outcome;
+        this.metrics = List.copyOf(metrics);
         this.methods = spec.methods().stream().map(VariantSpec::label).toList();
         this.settings = RunPlan.settings(protocol, spec.options()).stream().map(RunPlan.Setting::label)
                 .toList();
@@ -128,6 +132,23 @@ public final class Results {
         Set<String> e = new LinkedHashSet<>();
         outcome.records().stream().filter(u -> !u.ok()).forEach(u -> e.add(u.method() + ": " + u.error()));
         return List.copyOf(e);
+    }
+
+    /**
+     * Paired statistics of every pair of methods on this run's identical tasks and their ranks across datasets x
+     * settings, in the default metric (episode_acc for episodes, final_acc for incremental runs); the same numbers as
+     * {@code fsil compare}. Show it with {@link Show#comparison}.
+     */
+    public Comparison compare() {
+        return compare(null, null);
+    }
+
+    /**
+     * As {@link #compare()}, every method against {@code baseline} (null: every pair), in {@code metric} (null: the
+     * default).
+     */
+    public Comparison compare(String baseline, String metric) {
+        return Comparison.of(outcome.records(), metrics, metric, baseline);
     }
 
     /** The long-format summary (method, dataset, protocol, setting, metric, step, classes, value, ci95, ...). */

@@ -5,6 +5,8 @@ import tech.tablesaw.api.Table;
 import tech.tablesaw.io.Destination;
 import tech.tablesaw.io.html.HtmlWriteOptions;
 import tech.tablesaw.io.html.HtmlWriter;
+import fsil.eval.compare.Comparison;
+import fsil.eval.report.CompareReport;
 import fsil.eval.report.Plot;
 
 import java.io.IOException;
@@ -122,6 +124,19 @@ public final class Show {
             plotlySent = true;
         }
         d.show(b);
+    }
+
+    /** A comparison: the paired table, the Friedman line and the critical-difference diagram. */
+    public static void comparison(Comparison c) {
+        if (c == null) {
+            throw new FsilException("Show.comparison(null): nothing to show");
+        }
+        table(c.pairsTable());
+        markdown(c.friedmanLine());
+        Plot cd = CompareReport.cdDiagram(c);
+        if (cd != null) {
+            plot(cd);
+        }
     }
 
     /** Markdown (rendered by Jupyter), e.g. a sentence with numbers computed in the cell. */

@@ -89,6 +89,49 @@ class CliTest {
         assertTrue(notARun.err().contains("is not a run directory"), notARun.err());
     }
 
+    /**
+     * fsil compare of two runs of one spec (different methods) on real data: ppca beats ncm on digits 5-shot; two
+     * runs with other seeds are refused, naming the mismatch; the tables land in --out.
+     */
+    @Test
+    void compareTwoRunsOfOneSpecAndRefuseOtherSeeds(@TempDir Path tmp) throws Exception {
+        String[] common = {"--datasets", "digits", "--protocol", "fewshot", "--shots", "5", "--episodes", "40",
+                "-o", "episodes-per-unit=10", "--quiet"};
+        Path a = tmp.resolve("a");
+        Path b = tmp.resolve("b");
+        Path c = tmp.resolve("c");
+        assertEquals(0, run(concat(new String[]{"run", "--methods", "ncm", "--out", a.toString()}, common)).code());
+        assertEquals(0, run(concat(new String[]{"run", "--methods", "ppca", "--out", b.toString()}, common)).code());
+        assertEquals(0, run(concat(new String[]{"run", "--methods", "ppca", "--order-seed", "7", "--out",
+                c.toString()}, common)).code());
+        Path out = tmp.resolve("cmp");
+        Result r = run("compare", a.toString(), b.toString(), "--baseline", "ncm", "--out", out.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("ppca               vs ncm                n=40"), r.out());
+        java.util.List<String> pairs = Files.readAllLines(out.resolve("pairs.csv"));
+        assertEquals(2, pairs.size(), "header and one pair");
+        String[] row = pairs.get(1).split(",");
+        assertEquals("ppca", row[3]);
+        assertTrue(Double.parseDouble(row[6]) > 0, "ppca gains over ncm at 5 shots: " + pairs.get(1));
+        assertTrue(Files.readString(out.resolve("compare.html")).contains("Wilcoxon signed-rank"));
+
+        Result refused = run("compare", a.toString(), c.toString(), "--out", out.toString());
+        assertEquals(2, refused.code());
+        assertTrue(refused.err().startsWith("error: methods ncm and ppca were not run on identical units in digits"),
+                refused.err());
+        assertTrue(refused.err().contains("order seed 1993") && refused.err().contains("order seed 7"), refused.err());
+        assertEquals(1, refused.err().strip().lines().count(), refused.err());
+        Result several = run("compare", a.toString(), b.toString());
+        assertEquals(2, several.code());
+        assertTrue(several.err().contains("give --out DIR"), several.err());
+    }
+
+    static String[] concat(String[] a, String[] b) {
+        String[] r = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, r, a.length, b.length);
+        return r;
+    }
+
     @Test
     void datasetListsKeepParameterisedNamesTogether() {
         assertEquals(java.util.List.of("synthetic:classes=40,dim=64", "digits", "dir:/a/b"),

@@ -63,6 +63,10 @@ public final class BuiltinMetrics {
             out.add(name(), null, null, MeanCi.of(units.stream().flatMapToDouble(u -> java.util.Arrays.stream(
                     accuracies(u))).toArray()));
         }
+
+        public java.util.Map<String, double[]> perTask(JsonNode unit) {
+            return java.util.Map.of(name(), accuracies(unit));
+        }
     }
 
     /**
@@ -103,6 +107,23 @@ public final class BuiltinMetrics {
             }
             out.add("avg_incremental_acc", null, null, MeanCi.of(avg));
             out.add("final_acc", null, null, MeanCi.of(last));
+        }
+
+        public java.util.Map<String, double[]> perTask(JsonNode unit) {
+            double[] avg = new double[unit.size()];
+            double[] last = new double[unit.size()];
+            for (int i = 0; i < avg.length; i++) {
+                JsonNode v = unit.get(i);
+                if (v.isNull()) {
+                    avg[i] = Double.NaN;
+                    last[i] = Double.NaN;
+                } else {
+                    IncrementalMetrics m = IncrementalMetrics.ofSeen(Values.toDoubles(v.get("acc")));
+                    avg[i] = m.avgIncrementalAcc();
+                    last[i] = m.finalAcc();
+                }
+            }
+            return java.util.Map.of("final_acc", last, "avg_incremental_acc", avg);
         }
     }
 
@@ -151,6 +172,21 @@ public final class BuiltinMetrics {
             out.add("forgetting_max", null, null, MeanCi.of(fMax));
             out.add("forgetting_first", null, null, MeanCi.of(fFirst));
             out.add("bwt", null, null, MeanCi.of(bwt));
+        }
+
+        public java.util.Map<String, double[]> perTask(JsonNode unit) {
+            double[] fMax = new double[unit.size()];
+            double[] fFirst = new double[unit.size()];
+            double[] bwt = new double[unit.size()];
+            for (int i = 0; i < fMax.length; i++) {
+                IncrementalMetrics m = unit.get(i).isNull()
+                        ? new IncrementalMetrics(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN)
+                        : IncrementalMetrics.ofMatrix(read(unit.get(i)));
+                fMax[i] = m.forgettingMax();
+                fFirst[i] = m.forgettingFirst();
+                bwt[i] = m.bwt();
+            }
+            return java.util.Map.of("forgetting_max", fMax, "forgetting_first", fFirst, "bwt", bwt);
         }
     }
 
@@ -279,6 +315,10 @@ public final class BuiltinMetrics {
 
         public JsonNode measure(TaskOutcome t) {
             return t.memoryBytes() < 0 ? null : com.fasterxml.jackson.databind.node.LongNode.valueOf(t.memoryBytes());
+        }
+
+        public java.util.Map<String, double[]> perTask(JsonNode unit) {
+            return java.util.Map.of(name(), Values.toDoubles(unit));
         }
 
         public void summarizeTasks(List<JsonNode> values, SummaryRows out) {

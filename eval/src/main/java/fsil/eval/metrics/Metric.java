@@ -26,6 +26,15 @@ public interface Metric {
     void summarize(List<JsonNode> units, SummaryRows out);
 
     /**
+     * The per-task numbers this metric's value of one unit holds, by name, one per task of the unit (NaN where
+     * none): what paired comparisons of methods on identical tasks use (e.g. {@code episode_acc},
+     * {@code final_acc}). Empty when the metric has none.
+     */
+    default java.util.Map<String, double[]> perTask(JsonNode unit) {
+        return java.util.Map.of();
+    }
+
+    /**
      * A metric with one value per task: a unit stores the array of its tasks' values (null where it does not
      * apply), and the summary sees the values of every task of the group in task order.
      */

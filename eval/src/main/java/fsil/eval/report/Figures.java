@@ -192,4 +192,52 @@ public final class Figures {
         }
         return p;
     }
+
+    /**
+     * Critical-difference diagram (Demšar, JMLR 2006): methods at their average rank (1 = best) on an axis from 1 to
+     * k, the critical difference as a bar above, and a thick bar under each group of methods whose ranks differ by
+     * less than it (not significantly different).
+     */
+    public static Plot cdDiagram(String title, List<String> methods, double[] averageRanks, double cd, int[][] cliques) {
+        int k = methods.size();
+        Plot p = Plot.of(title, "average rank (1 = best)", "");
+        ObjectNode x = p.layout().with("xaxis");
+        x.putArray("range").add(0.5).add(k + 0.5);
+        x.put("dtick", 1).put("side", "top");
+        p.layout().with("yaxis").put("visible", false).putArray("range").add(-1.2 - 0.25 * cliques.length).add(1.2);
+        p.layout().put("height", 260 + 22 * k).put("showlegend", false);
+        for (int i = 0; i < k; i++) {
+            ObjectNode t = p.trace();
+            t.put("type", "scatter").put("mode", "markers+text").put("name", methods.get(i));
+            numbers(t, "x", new double[]{averageRanks[i]});
+            numbers(t, "y", new double[]{0});
+            t.putArray("text").add(String.format(java.util.Locale.ROOT, "%s (%.2f)", methods.get(i), averageRanks[i]));
+            t.put("textposition", i % 2 == 0 ? "bottom center" : "top center");
+            t.putObject("marker").put("color", color(i)).put("size", 10);
+        }
+        if (!Double.isNaN(cd)) {
+            ObjectNode bar = p.trace();
+            bar.put("type", "scatter").put("mode", "lines+text").put("name", "critical difference");
+            numbers(bar, "x", new double[]{1, 1 + cd});
+            numbers(bar, "y", new double[]{1, 1});
+            bar.putArray("text").add("").add(String.format(java.util.Locale.ROOT, "CD = %.2f", cd));
+            bar.put("textposition", "middle right");
+            bar.putObject("line").put("color", "black").put("width", 3);
+        }
+        for (int c = 0; c < cliques.length; c++) {
+            double lo = Double.POSITIVE_INFINITY;
+            double hi = Double.NEGATIVE_INFINITY;
+            for (int m : cliques[c]) {
+                lo = Math.min(lo, averageRanks[m]);
+                hi = Math.max(hi, averageRanks[m]);
+            }
+            ObjectNode t = p.trace();
+            t.put("type", "scatter").put("mode", "lines").put("name", "not significantly different")
+                    .put("hoverinfo", "skip");
+            numbers(t, "x", new double[]{lo - 0.03, hi + 0.03});
+            numbers(t, "y", new double[]{-0.9 - 0.25 * c, -0.9 - 0.25 * c});
+            t.putObject("line").put("color", "#333").put("width", 6);
+        }
+        return p;
+    }
 }

@@ -3,6 +3,7 @@ package fsil.eval.report;
 import fsil.api.FsilException;
 import fsil.data.Datasets;
 import fsil.data.io.AtomicFiles;
+import fsil.eval.compare.Comparison;
 import fsil.eval.metrics.CalibrationBins;
 import fsil.eval.metrics.Metric;
 import fsil.eval.store.UnitRecord;
@@ -68,7 +69,7 @@ public final class Report {
         writeCsv(dir.resolve(RELIABILITY), Summary.reliability(records));
         plotly(dir);
         String title = dir.toAbsolutePath().getFileName() == null ? "run" : dir.toAbsolutePath().getFileName().toString();
-        AtomicFiles.writeString(dir.resolve(HTML), html(title, records, summary, invalid));
+        AtomicFiles.writeString(dir.resolve(HTML), html(title, records, metrics, summary, invalid));
     }
 
     static void writeCsv(Path file, Table t) {
@@ -78,7 +79,7 @@ public final class Report {
     }
 
     /** plotly.min.js next to the report: a hard link to the cache's copy, or a copy. */
-    static void plotly(Path dir) {
+    public static void plotly(Path dir) {
         Path target = dir.resolve(PLOTLY);
         try {
             Path shared = Datasets.defaultCacheDir().resolve("plotly-" + PLOTLY_VERSION + ".min.js");
@@ -109,7 +110,8 @@ public final class Report {
     }
 
     /** The report page: per dataset and setting, a headline table and the figures of the protocol. */
-    public static String html(String title, List<UnitRecord> records, Table summary, List<UnitStore.Invalid> invalid) {
+    static String html(String title, List<UnitRecord> records, List<Metric> metrics, Table summary,
+                       List<UnitStore.Invalid> invalid) {
         Page page = new Page(title);
         page.h1("fsil report: " + title);
         int tasks = records.stream().mapToInt(UnitRecord::tasks).sum();
@@ -163,6 +165,7 @@ public final class Report {
             times(page, summary, dataset, setting, groups, "time per task (ms)" + ctx);
         }
         classSweeps(page, summary);
+        comparison(page, records, metrics);
         if (failed > 0) {
             page.h2("Failed units");
             StringBuilder sb = new StringBuilder("<table><tr><th>method</th><th>dataset</th><th>setting</th>"
@@ -174,6 +177,30 @@ public final class Report {
             page.raw(sb.append("</table>").toString());
         }
         return page.finish();
+    }
+
+    /** Per protocol, paired statistics and ranks when some dataset and setting holds two or more methods. */
+    private static void comparison(Page page, List<UnitRecord> records, List<Metric> metrics) {
+        Map<String, List<UnitRecord>> byProtocol = new java.util.TreeMap<>();
+        records.forEach(r -> byProtocol.computeIfAbsent(r.protocol(), k -> new ArrayList<>()).add(r));
+        for (Map.Entry<String, List<UnitRecord>> e : byProtocol.entrySet()) {
+            boolean pairs = Summary.groups(e.getValue()).stream()
+                    .collect(java.util.stream.Collectors.groupingBy(g -> List.of(g.dataset(), g.setting()),
+                            java.util.stream.Collectors.counting()))
+                    .values().stream().anyMatch(n -> n >= 2);
+            if (!pairs) {
+                continue;
+            }
+            page.h2("Comparison (" + e.getKey() + ")");
+            try {
+                Comparison c = Comparison.of(e.getValue(), metrics, null, null);
+                page.raw(CompareReport.html(c, "fig" + page.nextFigure()));
+                page.p("The same tables as CSV, other metrics or a baseline: fsil compare <run directory> "
+                        + "[--baseline LABEL] [--metric NAME].");
+            } catch (FsilException ex) {
+                page.p("No paired comparison: " + ex.getMessage());
+            }
+        }
     }
 
     private static Row find(Table summary, String method, String dataset, String setting, String metric,
@@ -442,6 +469,10 @@ public final class Report {
 
         void figure(Plot p) {
             body.append(p.html("fig" + (figures++)));
+        }
+
+        int nextFigure() {
+            return figures++;
         }
 
         String finish() {

@@ -61,13 +61,18 @@ public final class RunDirectory implements AutoCloseable {
 
     /** Locks the directory of an existing run (to resume it or rebuild its report). */
     public static RunDirectory open(Path dir) {
+        requireRun(dir);
+        return lock(dir);
+    }
+
+    /** Refuses, with one line, a path that is not a run directory; takes no lock (for readers). */
+    public static void requireRun(Path dir) {
         if (!Files.isDirectory(dir)) {
             throw new FsilException(dir + " is not a run directory (" + (Files.exists(dir) ? "it is a file" : "it does not exist") + ")");
         }
         if (!Files.isRegularFile(dir.resolve(SPEC))) {
             throw new FsilException(dir + " is not a run directory (no " + SPEC + ")");
         }
-        return lock(dir);
     }
 
     private static RunDirectory lock(Path dir) {

@@ -62,6 +62,7 @@ class ReportRenderTest {
         String html = Files.readString(dir.resolve(Report.HTML));
         int figures = count(html, "class=\"fig\"");
         assertTrue(figures >= 10, "all figure kinds present: " + figures);
+        assertTrue(html.contains("critical-difference diagram"), "gp-classes has two settings: a CD diagram");
         String dom = render(browser, dir, tmp);
         assertEquals(Integer.toString(figures), check(dom, "data-figures"));
     }
@@ -91,6 +92,26 @@ class ReportRenderTest {
         assertTrue(body.find());
         assertFalse(body.group().contains("data-pwned"), "a payload ran: " + body.group());
         assertTrue(dom.contains("x&lt;/script&gt;&lt;script&gt;document.body.setAttribute"), "the label is on the page");
+
+        // compare.html of the two methods that did not fail, over two blocks so the CD diagram is drawn
+        Path cmp = tmp.resolve("compare'><svg onload=document.body.setAttribute('data-pwned','cmp')>");
+        Files.createDirectories(cmp);
+        List<UnitRecord> ok = new ArrayList<>();
+        for (UnitRecord r : fsil.eval.store.UnitStore.read(dir.resolve(fsil.eval.store.UnitStore.FILE)).rows()) {
+            if (!r.methodId().equals("flaky")) {
+                ok.add(r);
+                ok.add(new UnitRecord(r.method(), r.methodId(), r.dataset() + "<b>2", r.protocol(), r.setting(),
+                        r.unit(), r.firstTask(), r.tasks(), r.orderSeed(), r.trainSeed(), r.status(), r.error(),
+                        r.seconds(), r.metrics()));
+            }
+        }
+        CompareReport.write(cmp, fsil.eval.compare.Comparison.of(ok, fsil.eval.testing.TestPlugins.metrics().all(),
+                null, "knn"), "compare " + label);
+        String cmpDom = render(browser, cmp, CompareReport.HTML, tmp);
+        Matcher cmpBody = Pattern.compile("<body[^>]*>").matcher(cmpDom);
+        assertTrue(cmpBody.find());
+        assertFalse(cmpBody.group().contains("data-pwned"), "a payload ran: " + cmpBody.group());
+        assertEquals("1", check(cmpDom, "data-figures"), "the CD diagram");
     }
 
     static Path browserOrSkip() {
@@ -106,12 +127,15 @@ class ReportRenderTest {
 
     /** Loads the report in headless Chromium; checks no script error and no empty figure; returns the DOM. */
     static String render(Path browser, Path dir, Path tmp) throws Exception {
+        return render(browser, dir, Report.HTML, tmp);
+    }
 
+    static String render(Path browser, Path dir, String page, Path tmp) throws Exception {
         Path profile = Files.createTempDirectory(tmp, "profile");
         ProcessBuilder pb = new ProcessBuilder(browser.toString(), "--headless", "--no-sandbox", "--disable-gpu",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
                 "--disable-quic", "--user-data-dir=" + profile, "--allow-file-access-from-files",
-                "--virtual-time-budget=15000", "--dump-dom", dir.resolve(Report.HTML).toUri().toString());
+                "--virtual-time-budget=15000", "--dump-dom", dir.resolve(page).toUri().toString());
         pb.redirectError(tmp.resolve("chromium.err").toFile());
         Process p = pb.start();
         byte[] dom = p.getInputStream().readAllBytes();

@@ -35,7 +35,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 public class RunnerTest {
-    static final FeatureSet TOY = TestData.clusters(12, 30, 10, 8, 1.2, 3);
+    public static final FeatureSet TOY = TestData.clusters(12, 30, 10, 8, 1.2, 3);
 
     public static Runner runner(FeatureSet fs) {
         return new Runner(TestPlugins.methods(), TestPlugins.protocols(), TestPlugins.metrics(),
