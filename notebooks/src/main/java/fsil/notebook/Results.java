@@ -31,6 +31,7 @@ import java.util.Map;
 import java.util.Set;
 
 import fsil.eval.compare.Comparison;
+import fsil.eval.report.SettingOptions;
 
 /**
  * The results of an {@link Experiment}: the unit rows, the summary computed from them (the same numbers as the
@@ -70,7 +71,7 @@ public final class Results {
         this.methods = spec.methods().stream().map(VariantSpec::label).toList();
         this.settings = RunPlan.settings(protocol, spec.options()).stream().map(RunPlan.Setting::label)
                 .toList();
-        this.summary = Summary.summarize(outcome.records(), metrics);
+        this.summary = Summary.summarize(outcome.records(), metrics, SettingOptions.read(outcome.dir()));
         this.incremental = Summary.groups(outcome.records()).stream().anyMatch(Summary.Group::incremental);
         for (Row r : summary) {
             Integer step = r.isMissing("step") ? null : r.getInt("step");

@@ -5,6 +5,7 @@ import fsil.api.Registry;
 import fsil.app.Plugins;
 import fsil.eval.protocol.Protocol;
 import fsil.eval.report.Report;
+import fsil.eval.report.SettingOptions;
 import fsil.eval.run.RunSpec;
 import fsil.eval.run.Runner;
 import fsil.eval.store.UnitRecord;
@@ -57,6 +58,7 @@ final class DemoCommand implements Callable<Integer> {
         List<String> ids = methods != null ? List.of(methods.split(","))
                 : registry.all().stream().map(Method::id).toList();
         List<UnitRecord> all = new ArrayList<>();
+        SettingOptions settings = SettingOptions.none();
         int failed = 0;
         record Part(String protocol, Map<String, List<String>> options) {
         }
@@ -81,10 +83,11 @@ final class DemoCommand implements Callable<Integer> {
                     part.options(), RunSpec.DEFAULT_ORDER_SEED, 0, 1, threads > 0 ? threads : RunSpec.defaultThreads()),
                     dir.resolve(part.protocol()));
             all.addAll(o.records());
+            settings = settings.plus(SettingOptions.read(o.dir()));
             failed += o.failedTasks();
         }
         Files.createDirectories(dir);
-        Report.write(dir, all, plugins.metrics().all());
+        Report.write(dir, all, plugins.metrics().all(), settings);
         outw.println(Headline.text(all));
         outw.printf("%d tasks, %d failed. Report: %s%n", all.stream().mapToInt(UnitRecord::tasks).sum(), failed,
                 dir.resolve(Report.HTML).toAbsolutePath());

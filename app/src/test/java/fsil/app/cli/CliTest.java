@@ -57,9 +57,9 @@ class CliTest {
                 "probe-protocol", "--option", "repeats=3", "--out", tmp.resolve("run").toString(), "--quiet");
         assertEquals(0, r.code(), r.err());
         String summary = Files.readString(tmp.resolve("run").resolve("summary.csv"));
-        assertTrue(summary.contains("plugin-probe,probe-data:shift=2,probe-protocol,all-vs-all x3,units,,,3.0"),
+        assertTrue(summary.contains("plugin-probe,probe-data:shift=2,probe-protocol,all-vs-all x3,3,units,,,3.0"),
                 summary);
-        assertTrue(summary.contains("ncm,probe-data:shift=2,probe-protocol,all-vs-all x3,episode_acc"), summary);
+        assertTrue(summary.contains("ncm,probe-data:shift=2,probe-protocol,all-vs-all x3,3,episode_acc"), summary);
     }
 
     /** --resume takes the run's own spec; a changed row makes 'fsil report' name it and exit 3. */

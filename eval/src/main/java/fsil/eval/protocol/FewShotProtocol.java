@@ -69,6 +69,11 @@ public final class FewShotProtocol implements Protocol {
     }
 
     @Override
+    public java.util.Set<String> executionOptions() {
+        return java.util.Set.of(EPISODES_PER_UNIT.name());
+    }
+
+    @Override
     public String incompatibility(Method method) {
         if (method.capabilities().contains(Capability.INDUCTIVE_FEWSHOT)
                 || method.capabilities().contains(Capability.TRANSDUCTIVE_FEWSHOT)) {

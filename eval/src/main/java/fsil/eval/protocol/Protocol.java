@@ -28,6 +28,14 @@ public interface Protocol {
     /** Null if the method can take part, otherwise why not (e.g. the capabilities it lacks). */
     String incompatibility(Method method);
 
+    /**
+     * Options that change how tasks are grouped and stored, never a number (e.g. {@code episodes-per-unit}); the
+     * summary leaves them out of its setting columns.
+     */
+    default java.util.Set<String> executionOptions() {
+        return java.util.Set.of();
+    }
+
     /** A short label of a setting for tables and plots, e.g. {@code 5-way 1-shot Q75 balanced}. */
     String settingLabel(Params options);
 

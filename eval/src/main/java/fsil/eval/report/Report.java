@@ -54,16 +54,23 @@ public final class Report {
                     + "nothing yet");
         }
         UnitStore.Contents c = UnitStore.read(units);
-        write(dir, c.rows(), metrics, c.invalid());
+        write(dir, c.rows(), metrics, SettingOptions.read(dir), c.invalid());
         return c.invalid();
     }
 
+    /** The summaries and report of the records, with the setting columns of the run in {@code dir} (if any). */
     public static void write(Path dir, List<UnitRecord> records, List<Metric> metrics) {
-        write(dir, records, metrics, List.of());
+        write(dir, records, metrics, SettingOptions.read(dir), List.of());
     }
 
-    static void write(Path dir, List<UnitRecord> records, List<Metric> metrics, List<UnitStore.Invalid> invalid) {
-        Table summary = Summary.summarize(records, metrics);
+    /** As {@link #write(Path, List, List)}, with the given setting options (say, those of several runs). */
+    public static void write(Path dir, List<UnitRecord> records, List<Metric> metrics, SettingOptions settings) {
+        write(dir, records, metrics, settings, List.of());
+    }
+
+    static void write(Path dir, List<UnitRecord> records, List<Metric> metrics, SettingOptions settings,
+                      List<UnitStore.Invalid> invalid) {
+        Table summary = Summary.summarize(records, metrics, settings);
         writeCsv(dir.resolve(SUMMARY), summary);
         writeCsv(dir.resolve(A_MATRIX), Summary.aMatrix(records));
         writeCsv(dir.resolve(RELIABILITY), Summary.reliability(records));

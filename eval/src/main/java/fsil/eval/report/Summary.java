@@ -11,6 +11,7 @@ import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.IntColumn;
 import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
+import tech.tablesaw.columns.Column;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -105,6 +106,86 @@ public final class Summary {
 
     /** The long-format summary: one row per method x dataset x protocol x setting x metric (x step). */
     public static Table summarize(List<UnitRecord> records, List<Metric> metrics) {
+        return summarize(records, metrics, SettingOptions.none());
+    }
+
+    /**
+     * The long-format summary with a column per protocol option of the settings right after {@code setting}
+     * ({@code ways}, {@code shots}, {@code queries}, {@code query_allocation}, {@code steps}, ...; hyphens become
+     * underscores; an option named like a summary column gets the prefix {@code setting_}). A column holds integers
+     * when every value is one, else numbers when every value is one, else text; missing where a setting lacks it.
+     */
+    public static Table summarize(List<UnitRecord> records, List<Metric> metrics, SettingOptions settings) {
+        Table t = longSummary(records, metrics);
+        List<String> names = new ArrayList<>();
+        for (Group g : groups(records)) {
+            for (String name : settings.of(g.protocol(), g.setting()).keySet()) {
+                if (!names.contains(name)) {
+                    names.add(name);
+                }
+            }
+        }
+        if (names.isEmpty()) {
+            return t;
+        }
+        List<Column<?>> columns = new ArrayList<>(t.columns().subList(0, 4));
+        for (String name : names) {
+            List<String> values = new ArrayList<>();
+            for (int r = 0; r < t.rowCount(); r++) {
+                values.add(settings.of(t.stringColumn("protocol").get(r), t.stringColumn("setting").get(r)).get(name));
+            }
+            String column = name.replace('-', '_');
+            columns.add(typed(t.columnNames().contains(column) ? "setting_" + column : column, values));
+        }
+        columns.addAll(t.columns().subList(4, t.columnCount()));
+        return Table.create(t.name(), columns);
+    }
+
+    /** Integers when every present value is one, numbers when every one is, else text. */
+    static Column<?> typed(String name, List<String> values) {
+        boolean ints = true;
+        boolean numbers = true;
+        for (String v : values) {
+            if (v == null) {
+                continue;
+            }
+            ints &= v.matches("-?\\d{1,9}");
+            numbers &= v.matches("-?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?");
+        }
+        if (ints) {
+            IntColumn c = IntColumn.create(name);
+            values.forEach(v -> {
+                if (v == null) {
+                    c.appendMissing();
+                } else {
+                    c.append(Integer.parseInt(v));
+                }
+            });
+            return c;
+        }
+        if (numbers) {
+            DoubleColumn c = DoubleColumn.create(name);
+            values.forEach(v -> {
+                if (v == null) {
+                    c.appendMissing();
+                } else {
+                    c.append(Double.parseDouble(v));
+                }
+            });
+            return c;
+        }
+        StringColumn c = StringColumn.create(name);
+        values.forEach(v -> {
+            if (v == null) {
+                c.appendMissing();
+            } else {
+                c.append(v);
+            }
+        });
+        return c;
+    }
+
+    private static Table longSummary(List<UnitRecord> records, List<Metric> metrics) {
         Table t = emptySummary();
         for (Group g : groups(records)) {
             SummaryRows out = (metric, step, classes, v) -> {

@@ -243,6 +243,7 @@ public final class RunPlan {
     public ObjectNode config() {
         ObjectNode m = new ObjectMapper().createObjectNode();
         m.put("protocol", protocol.name());
+        protocol.executionOptions().stream().sorted().forEach(m.putArray("execution_options")::add);
         ArrayNode ss = m.putArray("settings");
         for (Setting s : settings) {
             ObjectNode sm = ss.addObject();

@@ -34,7 +34,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class Runner {
     public static final String SPEC = RunDirectory.SPEC;
-    public static final String CONFIG = "config.json";
+    public static final String CONFIG = fsil.eval.report.SettingOptions.CONFIG;
     public static final String ENVIRONMENT = "environment.json";
     public static final String UNITS = UnitStore.FILE;
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);

@@ -99,6 +99,19 @@ public class RunnerTest {
                 "resolved config lists defaults of methods and protocol");
         assertEquals(RunSpec.read(dir.resolve(Runner.SPEC)).toJson(), Files.readString(dir.resolve(Runner.SPEC)),
                 "spec.json reads back as itself");
+
+        // tidy setting columns: accuracy against shots without parsing the label, typed as read back by tablesaw
+        String written = Files.readString(dir.resolve(Report.SUMMARY));
+        Table tidy = Table.read().csv(dir.resolve(Report.SUMMARY).toFile());
+        assertEquals(List.of("method", "dataset", "protocol", "setting", "ways", "shots", "queries",
+                "query_allocation"), tidy.columnNames().subList(0, 8));
+        Table acc = tidy.where(tidy.stringColumn("metric").isEqualTo("episode_acc")
+                .and(tidy.stringColumn("method").isEqualTo("ncm")));
+        assertEquals(List.of(1, 5), acc.intColumn("shots").asList());
+        assertEquals(List.of(4, 4), acc.intColumn("ways").asList());
+        assertEquals(ncm5, acc.where(acc.intColumn("shots").isEqualTo(5)).doubleColumn("value").get(0), 1e-12);
+        Report.rebuild(dir, metrics());
+        assertEquals(written, Files.readString(dir.resolve(Report.SUMMARY)), "rebuilt from config.json alike");
     }
 
     static double value(Table s, String method, String setting, String metric) {
