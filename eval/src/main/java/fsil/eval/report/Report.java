@@ -210,29 +210,38 @@ public final class Report {
         }
     }
 
+    /** The row of a metric (one step, or the overall row when step is null), or null. */
     private static Row find(Table summary, String method, String dataset, String setting, String metric,
                             Integer step) {
-        Row found = null;
-        for (Row r : summary) {
-            if (r.getString("method").equals(method) && r.getString("dataset").equals(dataset)
-                    && r.getString("setting").equals(setting) && r.getString("metric").equals(metric)
-                    && (step == null ? r.isMissing("step") : !r.isMissing("step") && r.getInt("step") == step)) {
-                found = r;
+        int found = -1;
+        for (int i = 0; i < summary.rowCount(); i++) {
+            if (matches(summary, i, method, dataset, setting, metric)
+                    && (step == null ? summary.intColumn("step").isMissing(i)
+                    : !summary.intColumn("step").isMissing(i) && summary.intColumn("step").getInt(i) == step)) {
+                found = i;
             }
         }
-        return found;
+        // a Row of its own: the rows a table's iterator hands out are one cursor that moves on
+        return found < 0 ? null : summary.row(found);
     }
 
     /** The last step's row of a per-step metric. */
     private static Row last(Table summary, String method, String dataset, String setting, String metric) {
-        Row found = null;
-        for (Row r : summary) {
-            if (r.getString("method").equals(method) && r.getString("dataset").equals(dataset)
-                    && r.getString("setting").equals(setting) && r.getString("metric").equals(metric)) {
-                found = r;
+        int found = -1;
+        for (int i = 0; i < summary.rowCount(); i++) {
+            if (matches(summary, i, method, dataset, setting, metric)) {
+                found = i;
             }
         }
-        return found;
+        return found < 0 ? null : summary.row(found);
+    }
+
+    private static boolean matches(Table summary, int i, String method, String dataset, String setting,
+                                   String metric) {
+        return summary.stringColumn("method").get(i).equals(method)
+                && summary.stringColumn("dataset").get(i).equals(dataset)
+                && summary.stringColumn("setting").get(i).equals(setting)
+                && summary.stringColumn("metric").get(i).equals(metric);
     }
 
     private static String headlineTable(Table summary, String dataset, String setting, List<Summary.Group> groups,

@@ -94,6 +94,13 @@ public class RunnerTest {
         assertTrue(value(s, "ncm", "4-way 1-shot Q20 balanced", "ece") >= 0);
         String html = Files.readString(dir.resolve(Report.HTML));
         assertTrue(html.contains("Plotly.newPlot") && html.contains("<table>"), "report has plots and tables");
+        for (String setting : List.of("4-way 1-shot Q20 balanced", "4-way 5-shot Q20 balanced")) {
+            for (String m : List.of("ncm", "soft-kmeans")) {
+                Row r = s.row(rowOf(s, m, setting, "episode_acc"));
+                String shown = "<td>" + Report.format("episode_acc", r) + "</td>";
+                assertTrue(html.contains(shown), "the report shows " + m + " / " + setting + " as " + shown);
+            }
+        }
         String config = Files.readString(dir.resolve(Runner.CONFIG));
         assertTrue(config.contains("\"scale\"") && config.contains("\"query-allocation\""),
                 "resolved config lists defaults of methods and protocol");
@@ -112,6 +119,16 @@ public class RunnerTest {
         assertEquals(ncm5, acc.where(acc.intColumn("shots").isEqualTo(5)).doubleColumn("value").get(0), 1e-12);
         Report.rebuild(dir, metrics());
         assertEquals(written, Files.readString(dir.resolve(Report.SUMMARY)), "rebuilt from config.json alike");
+    }
+
+    static int rowOf(Table s, String method, String setting, String metric) {
+        for (int i = 0; i < s.rowCount(); i++) {
+            if (s.stringColumn("method").get(i).equals(method) && s.stringColumn("setting").get(i).equals(setting)
+                    && s.stringColumn("metric").get(i).equals(metric) && s.intColumn("step").isMissing(i)) {
+                return i;
+            }
+        }
+        throw new AssertionError("no " + metric + " for " + method + " / " + setting);
     }
 
     static double value(Table s, String method, String setting, String metric) {
