@@ -42,6 +42,8 @@ public final class Experiment {
     private final List<VariantSpec> variants = new ArrayList<>();
     private final Set<String> excluded = new LinkedHashSet<>();
     private final Map<String, List<String>> options = new LinkedHashMap<>();
+    private final Map<String, List<String>> select = new LinkedHashMap<>();
+    private String selectMetric;
     private boolean allMethods;
     private String backbone = "identity";
     private long orderSeed = RunSpec.DEFAULT_ORDER_SEED;
@@ -114,6 +116,30 @@ public final class Experiment {
         return this;
     }
 
+    /**
+     * Chooses a parameter on the validation classes before the run, as {@code fsil run --select}: e.g.
+     * {@code select("ppca.q", 0, 4, 10, 20)}. Several parameters of one method make a grid. The run must evaluate on
+     * classes disjoint from the validation classes, and every dataset needs a validation split; the choice and every
+     * candidate's score are in the run directory's {@code selection.csv}.
+     */
+    public Experiment select(String methodParam, Object... values) {
+        if (values.length == 0) {
+            throw new FsilException("select('" + methodParam + "') needs at least one candidate value");
+        }
+        List<String> v = new ArrayList<>();
+        for (Object o : values) {
+            v.add(String.valueOf(o));
+        }
+        select.put(methodParam, v);
+        return this;
+    }
+
+    /** What {@link #select} maximises (minimises for a lower-is-better metric such as ece); default episode_acc. */
+    public Experiment selectMetric(String metric) {
+        this.selectMetric = metric;
+        return this;
+    }
+
     /** Seed of class orders and episode sampling (identical for all methods). */
     public Experiment orderSeed(long seed) {
         this.orderSeed = seed;
@@ -174,7 +200,7 @@ public final class Experiment {
         }
         List<String> ds = datasets.isEmpty() ? List.of("digits") : List.copyOf(datasets);
         return new RunSpec(all, ds, backbone, protocol, options, orderSeed, trainSeed, backboneSeed,
-                threads > 0 ? threads : RunSpec.defaultThreads());
+                threads > 0 ? threads : RunSpec.defaultThreads(), select, selectMetric);
     }
 
     /** Runs every unit (validating everything first) and returns the results. */

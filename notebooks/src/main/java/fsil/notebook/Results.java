@@ -152,6 +152,22 @@ public final class Results {
         return Comparison.of(outcome.records(), metrics, metric, baseline);
     }
 
+    /**
+     * The selection on validation classes ({@link Experiment#select}): every candidate's validation score and the
+     * choice per method, dataset and setting; an empty table when nothing was selected.
+     */
+    public Table selection() {
+        java.nio.file.Path file = outcome.dir().resolve(fsil.eval.run.Selection.TABLE);
+        if (!java.nio.file.Files.isRegularFile(file)) {
+            return Table.create("selection");
+        }
+        try {
+            return fsil.eval.report.Report.selectionTable(file);
+        } catch (RuntimeException e) {
+            throw new FsilException("cannot read " + file + ": " + e.getMessage(), e);
+        }
+    }
+
     /** The long-format summary (method, dataset, protocol, setting, metric, step, classes, value, ci95, ...). */
     public Table summary() {
         return summary;

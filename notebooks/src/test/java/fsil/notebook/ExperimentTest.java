@@ -149,6 +149,24 @@ class ExperimentTest {
         }
     }
 
+    /** The notebook API reaches the same comparison and selection as fsil compare and fsil run --select. */
+    @Test
+    void compareAndSelectFromTheNotebookApi() {
+        Results r = fewshot(2);
+        fsil.eval.compare.Comparison c = r.compare("ncm", null);
+        assertEquals(2, c.pairs().size(), "knn vs ncm in each of the two settings");
+        assertEquals("episode_acc", c.metric());
+        assertEquals(2 * 2, c.ranksTable().rowCount());
+        assertTrue(c.friedmanLine().startsWith("Friedman over 2 blocks"), c.friedmanLine());
+        assertEquals(0, r.selection().rowCount(), "nothing selected");
+
+        Results s = fsil.experiment("fewshot").dataset("glyphs").methods("ncm", "ppca").option("shots", 5)
+                .option("episodes", 10).select("ppca.q", 0, 4).threads(2).log(null).run();
+        Table sel = s.selection();
+        assertEquals(List.of("q=0", "q=4"), sel.stringColumn("candidate").asList());
+        assertEquals(1, sel.booleanColumn("chosen").countTrue());
+    }
+
     @Test
     void settingsAreFoundByTheirWords() {
         Results r = fewshot(2);

@@ -60,6 +60,14 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--set", paramLabel = "M.P=V", description = "a parameter of every variant of a method, "
             + "method.param=value (repeatable)")
     List<String> sets = new ArrayList<>();
+    @Option(names = "--select", paramLabel = "M.P=V,V", description = "choose a parameter on the validation classes "
+            + "before the run, e.g. 'ppca.q=0,4,10,20' (repeatable; several of one method make a grid); the run "
+            + "must evaluate on other classes (fewshot: novel, the default) and each dataset needs a validation split. "
+            + "The choice and every candidate's score go to selection.csv")
+    List<String> select = new ArrayList<>();
+    @Option(names = "--select-metric", paramLabel = "NAME", description = "what --select maximises (minimises for "
+            + "ece, forgetting, ...; default episode_acc, or final_acc for incremental protocols)")
+    String selectMetric;
     @Option(names = "--order-seed", paramLabel = "N", description = "seed of class orders and episodes (default 1993)")
     Long orderSeed;
     @Option(names = "--train-seed", paramLabel = "N", description = "seed of the methods' randomness (default 0)")
@@ -144,6 +152,7 @@ final class RunCommand implements Callable<Integer> {
         flags.put("--backbone-seed", backboneSeed);
         flags.put("--out", out);
         flags.put("--run-file", runFile);
+        flags.put("--select-metric", selectMetric);
         flags.forEach((k, v) -> {
             if (v != null) {
                 given.add(k);
@@ -154,6 +163,9 @@ final class RunCommand implements Callable<Integer> {
         }
         if (!sets.isEmpty()) {
             given.add("--set");
+        }
+        if (!select.isEmpty()) {
+            given.add("--select");
         }
         return given;
     }
@@ -200,6 +212,18 @@ final class RunCommand implements Callable<Integer> {
                 putOption(options, kv.substring(0, eq).trim(), kv.substring(eq + 1));
             }
         }
+        if (!select.isEmpty()) {
+            ObjectNode sel = tree.has("select") && tree.get("select").isObject() ? (ObjectNode) tree.get("select")
+                    : tree.putObject("select");
+            for (String kv : select) {
+                int eq = kv.indexOf('=');
+                if (eq <= 0) {
+                    throw new FsilException("--select expects method.param=v1,v2,..., got '" + kv + "'");
+                }
+                putOption(sel, kv.substring(0, eq).trim(), kv.substring(eq + 1));
+            }
+        }
+        put(tree, "select_metric", selectMetric);
         RunSpec rs = RunSpec.fromTree(tree, where);
         return sets.isEmpty() ? rs : withSets(rs);
     }
@@ -227,7 +251,7 @@ final class RunCommand implements Callable<Integer> {
             }
         }
         return new RunSpec(variants, rs.datasets(), rs.backbone(), rs.protocol(), rs.options(), rs.orderSeed(),
-                rs.trainSeed(), rs.backboneSeed(), rs.threads());
+                rs.trainSeed(), rs.backboneSeed(), rs.threads(), rs.select(), rs.selectMetric());
     }
 
     private static void put(ObjectNode tree, String field, String value) {

@@ -126,6 +126,29 @@ class CliTest {
         assertTrue(several.err().contains("give --out DIR"), several.err());
     }
 
+    /** --select on glyphs (which has validation classes) records its choice; digits (which has none) is refused. */
+    @Test
+    void selectionOnGlyphsRecordsItsChoice(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("sel");
+        Result r = run("run", "--methods", "ncm,ppca", "--datasets", "glyphs", "--protocol", "fewshot", "--shots", "5",
+                "--episodes", "20", "--select", "ppca.q=0,4", "--out", dir.toString(), "--quiet");
+        assertEquals(0, r.code(), r.err());
+        java.util.List<String> sel = Files.readAllLines(dir.resolve("selection.csv"));
+        assertEquals(3, sel.size(), String.join("\n", sel));
+        assertEquals(1, sel.stream().filter(l -> l.endsWith(",true")).count(), String.join("\n", sel));
+        assertTrue(sel.get(1).startsWith("ppca,glyphs,5-way 5-shot Q75 balanced,5-way 5-shot Q75 balanced,q=0,"
+                + "episode_acc,"), sel.get(1));
+        assertTrue(Files.readString(dir.resolve("config.json")).contains("\"selected\""));
+        assertTrue(Files.readString(dir.resolve("report.html")).contains("Parameters chosen on the validation classes"));
+        Result again = run("run", "--resume", dir.toString(), "--select", "ppca.q=1,2");
+        assertEquals(2, again.code());
+        assertTrue(again.err().contains("--select cannot change it"), again.err());
+        Result digits = run("run", "--methods", "ppca", "--datasets", "digits", "--protocol", "fewshot", "--select",
+                "ppca.q=0,4", "--out", tmp.resolve("d").toString(), "--quiet");
+        assertEquals(2, digits.code());
+        assertTrue(digits.err().contains("dataset digits has none"), digits.err());
+    }
+
     static String[] concat(String[] a, String[] b) {
         String[] r = java.util.Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, r, a.length, b.length);

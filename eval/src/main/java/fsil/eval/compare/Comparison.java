@@ -35,6 +35,11 @@ public final class Comparison {
             "fit_s", "predict_s", "ece", "mce", "nll", "brier");
     public static final double ALPHA = 0.05;
 
+    /** Whether smaller values of a metric are better (forgetting, memory, times, calibration errors). */
+    public static boolean lowerIsBetter(String metric) {
+        return LOWER_IS_BETTER.contains(metric);
+    }
+
     /** One method's per-task values in one block, with the identity of each of its units. */
     record Series(String method, double[] values, List<String> units) {
     }

@@ -76,7 +76,7 @@ public final class Report {
         writeCsv(dir.resolve(RELIABILITY), Summary.reliability(records));
         plotly(dir);
         String title = dir.toAbsolutePath().getFileName() == null ? "run" : dir.toAbsolutePath().getFileName().toString();
-        AtomicFiles.writeString(dir.resolve(HTML), html(title, records, metrics, summary, invalid));
+        AtomicFiles.writeString(dir.resolve(HTML), html(title, dir, records, metrics, summary, invalid));
     }
 
     static void writeCsv(Path file, Table t) {
@@ -117,7 +117,7 @@ public final class Report {
     }
 
     /** The report page: per dataset and setting, a headline table and the figures of the protocol. */
-    static String html(String title, List<UnitRecord> records, List<Metric> metrics, Table summary,
+    static String html(String title, Path dir, List<UnitRecord> records, List<Metric> metrics, Table summary,
                        List<UnitStore.Invalid> invalid) {
         Page page = new Page(title);
         page.h1("fsil report: " + title);
@@ -172,6 +172,7 @@ public final class Report {
             times(page, summary, dataset, setting, groups, "time per task (ms)" + ctx);
         }
         classSweeps(page, summary);
+        selection(page, dir);
         comparison(page, records, metrics);
         if (failed > 0) {
             page.h2("Failed units");
@@ -184,6 +185,49 @@ public final class Report {
             page.raw(sb.append("</table>").toString());
         }
         return page.finish();
+    }
+
+    /** selection.csv with its column types fixed (a dataset or candidate that looks like a number stays text). */
+    public static Table selectionTable(Path file) {
+        tech.tablesaw.api.ColumnType t = tech.tablesaw.api.ColumnType.STRING;
+        return Table.read().usingOptions(tech.tablesaw.io.csv.CsvReadOptions.builder(file.toFile())
+                .columnTypes(new tech.tablesaw.api.ColumnType[]{t, t, t, t, t, t,
+                        tech.tablesaw.api.ColumnType.DOUBLE, tech.tablesaw.api.ColumnType.DOUBLE,
+                        tech.tablesaw.api.ColumnType.INTEGER, tech.tablesaw.api.ColumnType.BOOLEAN})
+                .tableName("selection"));
+    }
+
+    /** The choices of a selection on validation classes (selection.csv), if the run made one. */
+    private static void selection(Page page, Path dir) {
+        Path file = dir == null ? null : dir.resolve("selection.csv");
+        if (file == null || !Files.isRegularFile(file)) {
+            return;
+        }
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file);
+        } catch (IOException e) {
+            page.p("selection.csv cannot be read: " + e.getMessage());
+            return;
+        }
+        page.h2("Parameters chosen on the validation classes");
+        page.p("Each candidate ran the same settings and seeds on the validation classes (run in selection/); the "
+                + "best mean of the selection metric was chosen, ties to the first candidate.");
+        StringBuilder sb = new StringBuilder("<table><tr><th>method</th><th>dataset</th><th>setting</th>"
+                + "<th>candidate</th><th>metric</th><th>value</th><th>chosen</th></tr>");
+        Table t = selectionTable(file);
+        for (int i = 0; i < t.rowCount(); i++) {
+            Row r = t.row(i);
+            boolean chosen = r.getBoolean("chosen");
+            sb.append(chosen ? "<tr style=\"font-weight:bold\">" : "<tr>");
+            for (String c : List.of("method", "dataset", "setting", "candidate", "metric")) {
+                sb.append("<td>").append(Html.text(r.getString(c))).append("</td>");
+            }
+            sb.append("<td>").append(Html.text(format(r.getString("metric"), r.getDouble("value"),
+                    r.getDouble("ci95"), r.getInt("n")))).append("</td><td>").append(chosen ? "yes" : "")
+                    .append("</td></tr>");
+        }
+        page.raw(sb.append("</table>").toString());
     }
 
     /** Per protocol, paired statistics and ranks when some dataset and setting holds two or more methods. */

@@ -73,12 +73,14 @@ public final class RunPlan {
     private final List<Setting> settings;
     private final Map<String, FeatureSet> data;
     private final List<Group> groups;
+    private final Map<Selection.Key, Map<String, String>> choices;
     private final Map<UnitRecord.Key, Unit> byKey = new HashMap<>();
     private final List<Unit> units = new ArrayList<>();
 
     private RunPlan(RunSpec spec, Protocol protocol, List<Variant> variants, List<Setting> settings,
-                    Map<String, FeatureSet> data, List<Group> groups) {
+                    Map<String, FeatureSet> data, List<Group> groups, Map<Selection.Key, Map<String, String>> choices) {
         this.spec = spec;
+        this.choices = choices;
         this.protocol = protocol;
         this.variants = variants;
         this.settings = settings;
@@ -124,7 +126,35 @@ public final class RunPlan {
                 }
             }
         }
-        return new RunPlan(spec, protocol, variants, settings, data, groups);
+        RunPlan plan = new RunPlan(spec, protocol, variants, settings, data, groups, Map.of());
+        Selection.check(plan);
+        return plan;
+    }
+
+    /**
+     * This plan with the parameters chosen on the validation classes: the groups of each chosen (variant, dataset,
+     * setting) run the variant with the choice applied.
+     */
+    public RunPlan withChoices(Map<Selection.Key, Map<String, String>> chosen) {
+        List<Group> gs = new ArrayList<>();
+        for (Group g : groups) {
+            Map<String, String> c = chosen.get(new Selection.Key(g.variant().label(), g.dataset(), g.setting().label()));
+            if (c == null) {
+                gs.add(g);
+            } else {
+                VariantSpec vs = spec.methods().stream().filter(x -> x.label().equals(g.variant().label()))
+                        .findFirst().orElseThrow();
+                Variant v = new Variant(g.variant().label(), g.variant().method(),
+                        Selection.chosenParams(g.variant().method(), vs, c));
+                gs.add(new Group(v, g.dataset(), g.setting(), g.plan(), g.seedBase()));
+            }
+        }
+        return new RunPlan(spec, protocol, variants, settings, data, gs, Map.copyOf(chosen));
+    }
+
+    /** The parameters chosen on the validation classes per (variant, dataset, setting); empty without selection. */
+    public Map<Selection.Key, Map<String, String>> choices() {
+        return choices;
     }
 
     /** Validates a spec's methods without loading data: ids, parameters, capabilities, unique labels. */
@@ -269,6 +299,20 @@ public final class RunPlan {
             ArrayNode names = d.putArray("class_names");
             f.classes().names().forEach(names::add);
         });
+        if (!choices.isEmpty()) {
+            ArrayNode sel = m.putArray("selected");
+            for (Group g : groups) {
+                Map<String, String> c = choices.get(new Selection.Key(g.variant().label(), g.dataset(),
+                        g.setting().label()));
+                if (c != null) {
+                    ObjectNode o = sel.addObject();
+                    o.put("method", g.variant().label());
+                    o.put("dataset", g.dataset());
+                    o.put("setting", g.setting().label());
+                    c.forEach(o.putObject("params")::put);
+                }
+            }
+        }
         m.put("order_seed", spec.orderSeed());
         m.put("train_seed", spec.trainSeed());
         m.put("backbone_seed", spec.backboneSeed());

@@ -37,17 +37,21 @@ import java.util.Set;
  * @param trainSeed    seed of the methods' own randomness
  * @param backboneSeed seed of the backbone training (features are cached per dataset, backbone, seed)
  * @param threads      units run in parallel (results do not depend on it)
+ * @param select       parameters chosen on the validation classes before the run: {@code method.param} to the
+ *                     candidate values (a grid when several are given for one method); empty: no selection
+ * @param selectMetric what the selection maximises (or minimises, for a lower-is-better metric); null: episode_acc
+ *                     for episodes, final_acc for incremental runs
  */
 public record RunSpec(List<VariantSpec> methods, List<String> datasets, String backbone, String protocol,
                       Map<String, List<String>> options, long orderSeed, long trainSeed, long backboneSeed,
-                      int threads) {
+                      int threads, Map<String, List<String>> select, String selectMetric) {
 
     public static final long DEFAULT_ORDER_SEED = 1993;
     public static final long DEFAULT_TRAIN_SEED = 0;
     public static final long DEFAULT_BACKBONE_SEED = 1;
     public static final int MAX_THREADS = 4096;
     static final Set<String> FIELDS = Set.of("methods", "datasets", "backbone", "protocol", "options", "order_seed",
-            "train_seed", "backbone_seed", "threads");
+            "train_seed", "backbone_seed", "threads", "select", "select_metric");
 
     public RunSpec {
         methods = List.copyOf(methods);
@@ -55,6 +59,12 @@ public record RunSpec(List<VariantSpec> methods, List<String> datasets, String b
         Map<String, List<String>> o = new LinkedHashMap<>();
         options.forEach((k, v) -> o.put(k, List.copyOf(v)));
         options = o;
+        Map<String, List<String>> sel = new LinkedHashMap<>();
+        (select == null ? Map.<String, List<String>>of() : select).forEach((k, v) -> sel.put(k, List.copyOf(v)));
+        select = sel;
+        if (selectMetric != null && selectMetric.isBlank()) {
+            selectMetric = null;
+        }
         if (backbone == null || backbone.isBlank()) {
             backbone = "identity";
         }
@@ -63,13 +73,26 @@ public record RunSpec(List<VariantSpec> methods, List<String> datasets, String b
         }
     }
 
+    /** A run without selection. */
+    public RunSpec(List<VariantSpec> methods, List<String> datasets, String backbone, String protocol,
+                   Map<String, List<String>> options, long orderSeed, long trainSeed, long backboneSeed, int threads) {
+        this(methods, datasets, backbone, protocol, options, orderSeed, trainSeed, backboneSeed, threads, Map.of(),
+                null);
+    }
+
     /** All cores. */
     public static int defaultThreads() {
         return Math.max(1, Runtime.getRuntime().availableProcessors());
     }
 
     public RunSpec withThreads(int t) {
-        return new RunSpec(methods, datasets, backbone, protocol, options, orderSeed, trainSeed, backboneSeed, t);
+        return new RunSpec(methods, datasets, backbone, protocol, options, orderSeed, trainSeed, backboneSeed, t,
+                select, selectMetric);
+    }
+
+    /** The same run with other methods, options and no selection (what the selection itself runs). */
+    public RunSpec withMethodsAndOptions(List<VariantSpec> m, Map<String, List<String>> o) {
+        return new RunSpec(m, datasets, backbone, protocol, o, orderSeed, trainSeed, backboneSeed, threads);
     }
 
     // --- run files and spec.json ---------------------------------------------------------------------------------
@@ -111,7 +134,7 @@ public record RunSpec(List<VariantSpec> methods, List<String> datasets, String b
             String f = it.next();
             if (!FIELDS.contains(f)) {
                 throw new FsilException(where + ": unknown field '" + f + "'. Fields: methods, datasets, protocol, "
-                        + "backbone, options, order_seed, train_seed, backbone_seed, threads");
+                        + "backbone, options, order_seed, train_seed, backbone_seed, threads, select, select_metric");
             }
         }
         String methods = names(root, "methods", where, true);
@@ -122,7 +145,8 @@ public record RunSpec(List<VariantSpec> methods, List<String> datasets, String b
                 options(root.get("options"), where), integer(root, "order_seed", DEFAULT_ORDER_SEED, where),
                 integer(root, "train_seed", DEFAULT_TRAIN_SEED, where),
                 integer(root, "backbone_seed", DEFAULT_BACKBONE_SEED, where),
-                (int) integer(root, "threads", defaultThreads(), 1, MAX_THREADS, where));
+                (int) integer(root, "threads", defaultThreads(), 1, MAX_THREADS, where),
+                options(root.get("select"), where, "select"), text(root, "select_metric", where, false));
     }
 
     /** The spec as run-file fields (what spec.json holds; {@link #fromTree} reads it back). */
@@ -143,6 +167,16 @@ public record RunSpec(List<VariantSpec> methods, List<String> datasets, String b
         o.put("train_seed", trainSeed);
         o.put("backbone_seed", backboneSeed);
         o.put("threads", threads);
+        if (!select.isEmpty()) {
+            ObjectNode sel = o.putObject("select");
+            select.forEach((k, v) -> {
+                ArrayNode a = sel.putArray(k);
+                v.forEach(a::add);
+            });
+        }
+        if (selectMetric != null) {
+            o.put("select_metric", selectMetric);
+        }
         return o;
     }
 
@@ -220,27 +254,32 @@ public record RunSpec(List<VariantSpec> methods, List<String> datasets, String b
 
     /** options: a mapping from option names to a value or a list of values (text, numbers or booleans). */
     static Map<String, List<String>> options(JsonNode v, String where) {
+        return options(v, where, "options");
+    }
+
+    /** A mapping from names to a value or a list of values ({@code options}, {@code select}). */
+    static Map<String, List<String>> options(JsonNode v, String where, String field) {
         Map<String, List<String>> out = new LinkedHashMap<>();
         if (v == null || v.isNull()) {
             return out;
         }
         if (!v.isObject()) {
-            throw new FsilException(where + ": 'options' must be a mapping of option names to values, got " + v);
+            throw new FsilException(where + ": '" + field + "' must be a mapping of names to values, got " + v);
         }
         for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
             List<String> values = new ArrayList<>();
             if (e.getValue().isArray()) {
                 for (JsonNode x : e.getValue()) {
-                    values.add(scalar(x, "options." + e.getKey(), where));
+                    values.add(scalar(x, field + "." + e.getKey(), where));
                 }
             } else {
-                for (String s : scalar(e.getValue(), "options." + e.getKey(), where).split(",")) {
+                for (String s : scalar(e.getValue(), field + "." + e.getKey(), where).split(",")) {
                     values.add(s.trim());
                 }
             }
             if (values.isEmpty()) {
-                throw new FsilException(where + ": 'options." + e.getKey() + "' has no value");
+                throw new FsilException(where + ": '" + field + "." + e.getKey() + "' has no value");
             }
             out.put(e.getKey(), values);
         }

@@ -110,6 +110,7 @@ public final class Runner {
             AtomicFiles.writeString(run.resolve(SPEC), spec.toJson());
             AtomicFiles.writeString(run.resolve(CONFIG), JSON.writeValueAsString(plan.config()));
             AtomicFiles.writeString(run.resolve(ENVIRONMENT), JSON.writeValueAsString(Environment.describe()));
+            plan = select(plan, run);
             return execute(plan, run, List.of());
         } catch (IOException e) { // JSON of plain trees: not expected
             throw new FsilException("cannot write the run files of " + dir + ": " + e.getMessage(), e);
@@ -125,6 +126,7 @@ public final class Runner {
             }
             RunPlan plan = plan(spec);
             checkData(run, plan);
+            plan = select(plan, run);
             UnitStore.Contents stored = UnitStore.read(run.resolve(UNITS));
             List<String> foreign = new ArrayList<>();
             for (UnitRecord r : stored.rows()) {
@@ -146,6 +148,30 @@ public final class Runner {
             }
             return execute(plan, run, stored.invalid());
         }
+    }
+
+    /**
+     * Runs (or resumes) the selection on the validation classes in {@code <run>/selection/}, writes
+     * {@code selection.csv}, and returns the plan with the choices; the plan itself without selection.
+     */
+    private RunPlan select(RunPlan plan, RunDirectory run) {
+        if (plan.spec().select().isEmpty()) {
+            return plan;
+        }
+        Path dir = run.resolve(Selection.DIR);
+        RunSpec spec = Selection.spec(plan);
+        progress.message("selecting " + String.join(", ", plan.spec().select().keySet()) + " on the validation "
+                + "classes (" + dir + ")");
+        Outcome o = isRun(dir) ? resume(dir, plan.spec().threads()) : run(spec, dir);
+        RunPlan chosen = plan.withChoices(Selection.choose(plan,
+                RunPlan.settings(plan.protocol(), spec.options()), o.records(), metrics.all(),
+                run.resolve(Selection.TABLE)));
+        try {
+            AtomicFiles.writeString(run.resolve(CONFIG), JSON.writeValueAsString(chosen.config()));
+        } catch (IOException e) {
+            throw new FsilException("cannot write " + run.resolve(CONFIG) + ": " + e.getMessage(), e);
+        }
+        return chosen;
     }
 
     /** A resumed run must see the data it started with (the same dataset fingerprints). */
