@@ -44,6 +44,7 @@ public final class Experiment {
     private final Map<String, List<String>> options = new LinkedHashMap<>();
     private final Map<String, List<String>> select = new LinkedHashMap<>();
     private String selectMetric;
+    private String calibrate = "none";
     private boolean allMethods;
     private String backbone = "identity";
     private long orderSeed = RunSpec.DEFAULT_ORDER_SEED;
@@ -140,6 +141,16 @@ public final class Experiment {
         return this;
     }
 
+    /**
+     * Post-hoc calibration, as {@code fsil run --calibrate}: {@code "temperature"} fits one temperature per method,
+     * dataset and setting on held-out data and reports calibration metrics raw and scaled ({@code ece_ts},
+     * {@code nll_ts}, ...); {@code "none"} (the default) does not.
+     */
+    public Experiment calibrate(String how) {
+        this.calibrate = how;
+        return this;
+    }
+
     /** Seed of class orders and episode sampling (identical for all methods). */
     public Experiment orderSeed(long seed) {
         this.orderSeed = seed;
@@ -200,7 +211,7 @@ public final class Experiment {
         }
         List<String> ds = datasets.isEmpty() ? List.of("digits") : List.copyOf(datasets);
         return new RunSpec(all, ds, backbone, protocol, options, orderSeed, trainSeed, backboneSeed,
-                threads > 0 ? threads : RunSpec.defaultThreads(), select, selectMetric);
+                threads > 0 ? threads : RunSpec.defaultThreads(), select, selectMetric, calibrate);
     }
 
     /** Runs every unit (validating everything first) and returns the results. */

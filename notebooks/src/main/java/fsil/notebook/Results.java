@@ -294,7 +294,7 @@ public final class Results {
 
     /** The protocol's headline numbers, one row per dataset, setting and method (as in the HTML report). */
     public Table headline() {
-        Map<String, String> cols = Summary.headlineMetrics(incremental, false);
+        Map<String, String> cols = Summary.headlineMetrics(incremental, false, Summary.scaled(outcome.records()));
         StringColumn ds = StringColumn.create("dataset");
         StringColumn st = StringColumn.create("setting");
         StringColumn me = StringColumn.create("method");

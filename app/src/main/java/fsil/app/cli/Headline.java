@@ -21,7 +21,8 @@ final class Headline {
         for (String protocol : summary.stringColumn("protocol").unique().asList()) {
             boolean incremental = Summary.groups(records).stream()
                     .anyMatch(g -> g.protocol().equals(protocol) && g.incremental());
-            Map<String, String> cols = new java.util.LinkedHashMap<>(Summary.headlineMetrics(incremental, false));
+            Map<String, String> cols = new java.util.LinkedHashMap<>(Summary.headlineMetrics(incremental, false,
+                    Summary.scaled(records)));
             if (protocol.equals("gp-classes")) {
                 cols.keySet().removeIf(k -> k.startsWith("forgetting") || k.equals("bwt") || k.startsWith("avg"));
             }

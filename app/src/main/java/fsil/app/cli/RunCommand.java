@@ -68,6 +68,11 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--select-metric", paramLabel = "NAME", description = "what --select maximises (minimises for "
             + "ece, forgetting, ...; default episode_acc, or final_acc for incremental protocols)")
     String selectMetric;
+    @Option(names = "--calibrate", paramLabel = "HOW", description = "none (default) or temperature: fit one "
+            + "temperature per method, dataset and setting on held-out data (validation classes; base classes without "
+            + "them; held-out training samples for incremental protocols) and report calibration metrics raw and "
+            + "scaled (ece and ece_ts, nll and nll_ts, ...); accuracy is unchanged. Fits go to temperature.csv")
+    String calibrate;
     @Option(names = "--order-seed", paramLabel = "N", description = "seed of class orders and episodes (default 1993)")
     Long orderSeed;
     @Option(names = "--train-seed", paramLabel = "N", description = "seed of the methods' randomness (default 0)")
@@ -153,6 +158,7 @@ final class RunCommand implements Callable<Integer> {
         flags.put("--out", out);
         flags.put("--run-file", runFile);
         flags.put("--select-metric", selectMetric);
+        flags.put("--calibrate", calibrate);
         flags.forEach((k, v) -> {
             if (v != null) {
                 given.add(k);
@@ -224,6 +230,7 @@ final class RunCommand implements Callable<Integer> {
             }
         }
         put(tree, "select_metric", selectMetric);
+        put(tree, "calibrate", calibrate);
         RunSpec rs = RunSpec.fromTree(tree, where);
         return sets.isEmpty() ? rs : withSets(rs);
     }
@@ -251,7 +258,7 @@ final class RunCommand implements Callable<Integer> {
             }
         }
         return new RunSpec(variants, rs.datasets(), rs.backbone(), rs.protocol(), rs.options(), rs.orderSeed(),
-                rs.trainSeed(), rs.backboneSeed(), rs.threads(), rs.select(), rs.selectMetric());
+                rs.trainSeed(), rs.backboneSeed(), rs.threads(), rs.select(), rs.selectMetric(), rs.calibrate());
     }
 
     private static void put(ObjectNode tree, String field, String value) {

@@ -229,6 +229,11 @@ public final class BuiltinMetrics {
             return "calibration";
         }
 
+        @Override
+        public boolean usesProbabilities() {
+            return true;
+        }
+
         public JsonNode measure(List<TaskOutcome> tasks) {
             CalibrationBins bins = new CalibrationBins();
             for (TaskOutcome t : tasks) {

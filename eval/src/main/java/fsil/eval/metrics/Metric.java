@@ -15,6 +15,8 @@ import java.util.List;
  * {@code META-INF/services/fsil.eval.metrics.Metric}.
  */
 public interface Metric {
+    /** Suffix of the stored values and summary rows of a metric on temperature-scaled probabilities. */
+    String TEMPERATURE_SCALED = "_ts";
 
     /** Stable lower-case name: the key in a row's metrics, e.g. {@code calibration}. */
     String name();
@@ -24,6 +26,15 @@ public interface Metric {
 
     /** Summary rows of a group from the values {@link #measure} stored for its units, in unit order. */
     void summarize(List<JsonNode> units, SummaryRows out);
+
+    /**
+     * Whether the metric reads the predicted probabilities (calibration, scoring rules), not only the predicted
+     * labels: a temperature-scaled run ({@code fsil run --calibrate temperature}) stores such a metric a second time,
+     * under {@code <name>_ts}, for the scaled probabilities, and summarises it into rows named {@code <row>_ts}.
+     */
+    default boolean usesProbabilities() {
+        return false;
+    }
 
     /**
      * The per-task numbers this metric's value of one unit holds, by name, one per task of the unit (NaN where

@@ -163,22 +163,42 @@ public final class Figures {
      * left out (their accuracy is noise).
      */
     public static Plot reliability(String title, List<Series> perMethod, List<long[]> counts, int minCount) {
+        return reliability(title, perMethod, counts, perMethod.stream().map(x -> false).toList(), minCount);
+    }
+
+    /**
+     * Reliability diagram: accuracy against mean confidence per bin, one line per series (a dashed line in the colour
+     * of the solid one before it for temperature-scaled probabilities), and under it the number of predictions per
+     * bin as bars on a second axis, so sparse bins are seen for what they are.
+     */
+    public static Plot reliability(String title, List<Series> perMethod, List<long[]> counts, List<Boolean> dashed,
+                                   int minCount) {
         Plot p = Plot.of(title + (minCount > 1 ? " (bins with fewer than " + minCount + " predictions left out)" : ""),
                 "confidence (mean per bin)", "accuracy");
+        p.layout().with("yaxis").putArray("domain").add(0.3).add(1);
+        ObjectNode y2 = p.layout().with("yaxis2");
+        y2.putArray("domain").add(0).add(0.22);
+        y2.put("title", "predictions").put("type", "log").put("anchor", "x");
+        p.layout().put("barmode", "group").put("height", 560);
         ObjectNode diag = p.trace();
         diag.put("type", "scatter").put("mode", "lines").put("name", "perfect calibration");
         numbers(diag, "x", new double[]{0, 1});
         numbers(diag, "y", new double[]{0, 1});
         diag.putObject("line").put("dash", "dash").put("color", "gray");
+        int colour = -1;
         for (int i = 0; i < perMethod.size(); i++) {
             Series s = perMethod.get(i);
             long[] n = counts.get(i);
+            boolean scaled = dashed.get(i);
+            if (!scaled || colour < 0) {
+                colour++;
+            }
             ObjectNode t = p.trace();
             t.put("type", "scatter").put("mode", "lines+markers").put("name", s.name());
             ArrayNode x = t.putArray("x");
             ArrayNode y = t.putArray("y");
             ArrayNode text = t.putArray("text");
-            ArrayNode size = t.putObject("marker").put("color", color(i)).putArray("size");
+            ArrayNode size = t.putObject("marker").put("color", color(colour)).putArray("size");
             for (int k = 0; k < s.x().length; k++) {
                 if (n[k] >= minCount) {
                     x.add(s.x()[k]);
@@ -188,7 +208,18 @@ public final class Figures {
                 }
             }
             t.put("hovertemplate", "confidence %{x:.3f}, accuracy %{y:.3f}, %{text}");
-            t.putObject("line").put("color", color(i));
+            t.putObject("line").put("color", color(colour)).put("dash", scaled ? "dot" : "solid");
+            ObjectNode bars = p.trace();
+            bars.put("type", "bar").put("name", s.name() + ": predictions per bin").put("yaxis", "y2")
+                    .put("showlegend", false).put("opacity", scaled ? 0.35 : 0.6);
+            ArrayNode bx = bars.putArray("x");
+            ArrayNode by = bars.putArray("y");
+            for (int k = 0; k < n.length; k++) {
+                bx.add((k + 0.5) / n.length);
+                by.add(n[k]);
+            }
+            bars.putObject("marker").put("color", color(colour));
+            bars.put("hovertemplate", "bin %{x:.3f}: %{y} predictions");
         }
         return p;
     }

@@ -144,7 +144,8 @@ public final class Report {
                     .allMatch(u -> u.get(0) == null || u.get(0).size() <= 1));
             boolean relative = groups.stream().anyMatch(g -> !g.values("relative_acc").isEmpty());
             page.h2(dataset + " / " + e.getKey().get(1) + " / " + setting);
-            page.raw(headlineTable(summary, dataset, setting, groups, incremental && !oneStep, relative, oneStep));
+            page.raw(headlineTable(summary, dataset, setting, groups, incremental && !oneStep, relative, oneStep,
+                    Summary.scaled(records)));
             String ctx = " (" + dataset + ", " + setting + ")";
             if (!incremental) {
                 bars(page, summary, dataset, setting, groups, "episode_acc", "episode accuracy" + ctx);
@@ -289,8 +290,8 @@ public final class Report {
     }
 
     private static String headlineTable(Table summary, String dataset, String setting, List<Summary.Group> groups,
-                                        boolean incremental, boolean relative, boolean oneStep) {
-        Map<String, String> cols = new LinkedHashMap<>(Summary.headlineMetrics(incremental, relative));
+                                        boolean incremental, boolean relative, boolean oneStep, boolean scaled) {
+        Map<String, String> cols = new LinkedHashMap<>(Summary.headlineMetrics(incremental, relative, scaled));
         if (oneStep) {
             cols.remove("episode_acc");
             Map<String, String> withAcc = new LinkedHashMap<>();
@@ -327,8 +328,13 @@ public final class Report {
             return interval ? String.format(Locale.ROOT, "%.2f ± %.2f %%", 100 * v, 100 * ci)
                     : String.format(Locale.ROOT, "%.2f %%", 100 * v);
         }
-        if (metric.equals("ece") || metric.equals("mce")) {
+        String base = metric.endsWith(Metric.TEMPERATURE_SCALED)
+                ? metric.substring(0, metric.length() - Metric.TEMPERATURE_SCALED.length()) : metric;
+        if (base.equals("ece") || base.equals("mce") || base.equals("adaptive_ece")) {
             return String.format(Locale.ROOT, "%.4f", v);
+        }
+        if (base.equals("nll") || base.equals("brier")) {
+            return interval ? String.format(Locale.ROOT, "%.4f ± %.4f", v, ci) : String.format(Locale.ROOT, "%.4f", v);
         }
         if (metric.endsWith("_s")) {
             return seconds(v);
@@ -415,25 +421,29 @@ public final class Report {
     private static void reliability(Page page, List<Summary.Group> groups, String title) {
         List<Figures.Series> series = new ArrayList<>();
         List<long[]> counts = new ArrayList<>();
+        List<Boolean> dashed = new ArrayList<>();
         for (Summary.Group g : groups) {
-            CalibrationBins bins = Summary.pooledBins(g);
-            if (bins == null) {
-                continue;
+            for (boolean scaled : new boolean[]{false, true}) {
+                CalibrationBins bins = Summary.pooledBins(g, scaled);
+                if (bins == null) {
+                    continue;
+                }
+                double[] x = new double[CalibrationBins.BINS];
+                double[] y = new double[CalibrationBins.BINS];
+                long[] n = new long[CalibrationBins.BINS];
+                for (int b = 0; b < CalibrationBins.BINS; b++) {
+                    x[b] = bins.meanConfidence(b);
+                    y[b] = bins.accuracy(b);
+                    n[b] = bins.count(b);
+                }
+                series.add(new Figures.Series(String.format(Locale.ROOT, "%s%s (ECE %.3f)", g.method(),
+                        scaled ? ", T-scaled" : "", bins.ece()), x, y, null));
+                counts.add(n);
+                dashed.add(scaled);
             }
-            double[] x = new double[CalibrationBins.BINS];
-            double[] y = new double[CalibrationBins.BINS];
-            long[] n = new long[CalibrationBins.BINS];
-            for (int b = 0; b < CalibrationBins.BINS; b++) {
-                x[b] = bins.meanConfidence(b);
-                y[b] = bins.accuracy(b);
-                n[b] = bins.count(b);
-            }
-            series.add(new Figures.Series(String.format(Locale.ROOT, "%s (ECE %.3f)", g.method(), bins.ece()), x, y,
-                    null));
-            counts.add(n);
         }
         if (!series.isEmpty()) {
-            page.figure(Figures.reliability(title + ", 15 bins", series, counts, MIN_BIN_COUNT));
+            page.figure(Figures.reliability(title + ", 15 bins", series, counts, dashed, MIN_BIN_COUNT));
         }
     }
 

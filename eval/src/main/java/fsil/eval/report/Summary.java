@@ -217,6 +217,12 @@ public final class Summary {
                 if (!values.isEmpty()) {
                     m.summarize(values, out);
                 }
+                List<JsonNode> scaled = m.usesProbabilities() ? g.values(m.name() + Metric.TEMPERATURE_SCALED)
+                        : List.of();
+                if (!scaled.isEmpty()) {
+                    m.summarize(scaled, (metric, step, classes, v) -> out.add(metric + Metric.TEMPERATURE_SCALED,
+                            step, classes, v));
+                }
             }
         }
         return t;
@@ -272,7 +278,12 @@ public final class Summary {
 
     /** Calibration bins of a group's tasks, pooled (null when none stored). */
     public static CalibrationBins pooledBins(Group g) {
-        List<JsonNode> values = g.values("calibration");
+        return pooledBins(g, false);
+    }
+
+    /** The pooled bins of the raw or the temperature-scaled probabilities; null when none were stored. */
+    public static CalibrationBins pooledBins(Group g, boolean scaled) {
+        List<JsonNode> values = g.values("calibration" + (scaled ? Metric.TEMPERATURE_SCALED : ""));
         return values.isEmpty() ? null : BuiltinMetrics.Calibration.pooled(values);
     }
 
@@ -281,13 +292,15 @@ public final class Summary {
         Table t = Table.create("reliability", StringColumn.create("method"), StringColumn.create("dataset"),
                 StringColumn.create("setting"), IntColumn.create("bin"), DoubleColumn.create("lower"),
                 DoubleColumn.create("upper"), IntColumn.create("count"), DoubleColumn.create("confidence"),
-                DoubleColumn.create("accuracy"));
+                DoubleColumn.create("accuracy"), StringColumn.create("probabilities"));
         for (Group g : groups(records)) {
-            CalibrationBins bins = pooledBins(g);
+          for (boolean scaled : new boolean[]{false, true}) {
+            CalibrationBins bins = pooledBins(g, scaled);
             if (bins == null) {
                 continue;
             }
             for (int b = 0; b < CalibrationBins.BINS; b++) {
+                t.stringColumn("probabilities").append(scaled ? "temperature-scaled" : "raw");
                 t.stringColumn("method").append(g.method());
                 t.stringColumn("dataset").append(g.dataset());
                 t.stringColumn("setting").append(g.setting());
@@ -298,12 +311,23 @@ public final class Summary {
                 t.doubleColumn("confidence").append(bins.meanConfidence(b));
                 t.doubleColumn("accuracy").append(bins.accuracy(b));
             }
+          }
         }
         return t;
     }
 
+    /** Whether any group of these records holds temperature-scaled metrics. */
+    public static boolean scaled(List<UnitRecord> records) {
+        return records.stream().anyMatch(r -> r.metric("calibration" + Metric.TEMPERATURE_SCALED) != null);
+    }
+
     /** Headline numbers for the report's first table: episodic or incremental. */
     public static Map<String, String> headlineMetrics(boolean incremental, boolean relative) {
+        return headlineMetrics(incremental, relative, false);
+    }
+
+    /** As {@link #headlineMetrics(boolean, boolean)}, with the temperature-scaled ECE and NLL when {@code scaled}. */
+    public static Map<String, String> headlineMetrics(boolean incremental, boolean relative, boolean scaled) {
         Map<String, String> m = new LinkedHashMap<>();
         if (!incremental) {
             m.put("episode_acc", "accuracy");
@@ -318,6 +342,11 @@ public final class Summary {
         }
         m.put("ece", "ECE");
         m.put("mce", "MCE");
+        m.put("nll", "NLL");
+        if (scaled) {
+            m.put("ece" + Metric.TEMPERATURE_SCALED, "ECE (T-scaled)");
+            m.put("nll" + Metric.TEMPERATURE_SCALED, "NLL (T-scaled)");
+        }
         m.put("fit_s", "fit / task");
         m.put("predict_s", "predict / task");
         m.put("memory_bytes", "memory");

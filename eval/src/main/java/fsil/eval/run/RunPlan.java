@@ -74,13 +74,16 @@ public final class RunPlan {
     private final Map<String, FeatureSet> data;
     private final List<Group> groups;
     private final Map<Selection.Key, Map<String, String>> choices;
+    private final Calibration.Temperatures temperatures;
     private final Map<UnitRecord.Key, Unit> byKey = new HashMap<>();
     private final List<Unit> units = new ArrayList<>();
 
     private RunPlan(RunSpec spec, Protocol protocol, List<Variant> variants, List<Setting> settings,
-                    Map<String, FeatureSet> data, List<Group> groups, Map<Selection.Key, Map<String, String>> choices) {
+                    Map<String, FeatureSet> data, List<Group> groups, Map<Selection.Key, Map<String, String>> choices,
+                    Calibration.Temperatures temperatures) {
         this.spec = spec;
         this.choices = choices;
+        this.temperatures = temperatures;
         this.protocol = protocol;
         this.variants = variants;
         this.settings = settings;
@@ -126,8 +129,9 @@ public final class RunPlan {
                 }
             }
         }
-        RunPlan plan = new RunPlan(spec, protocol, variants, settings, data, groups, Map.of());
+        RunPlan plan = new RunPlan(spec, protocol, variants, settings, data, groups, Map.of(), null);
         Selection.check(plan);
+        Calibration.check(plan);
         return plan;
     }
 
@@ -149,7 +153,17 @@ public final class RunPlan {
                 gs.add(new Group(v, g.dataset(), g.setting(), g.plan(), g.seedBase()));
             }
         }
-        return new RunPlan(spec, protocol, variants, settings, data, gs, Map.copyOf(chosen));
+        return new RunPlan(spec, protocol, variants, settings, data, gs, Map.copyOf(chosen), temperatures);
+    }
+
+    /** This plan with the fitted temperatures applied to every group's probabilities (raw metrics stay). */
+    public RunPlan withTemperatures(Calibration.Temperatures t) {
+        return new RunPlan(spec, protocol, variants, settings, data, groups, choices, t);
+    }
+
+    /** The temperature of a group's probabilities, or null when the run is not temperature-scaled. */
+    public Double temperature(Group g) {
+        return temperatures == null ? null : temperatures.of(g.variant().label(), g.dataset(), g.setting().label());
     }
 
     /** The parameters chosen on the validation classes per (variant, dataset, setting); empty without selection. */
@@ -312,6 +326,9 @@ public final class RunPlan {
                     c.forEach(o.putObject("params")::put);
                 }
             }
+        }
+        if (temperatures != null) {
+            m.set("calibration", temperatures.toJson());
         }
         m.put("order_seed", spec.orderSeed());
         m.put("train_seed", spec.trainSeed());

@@ -41,17 +41,20 @@ import java.util.Set;
  *                     candidate values (a grid when several are given for one method); empty: no selection
  * @param selectMetric what the selection maximises (or minimises, for a lower-is-better metric); null: episode_acc
  *                     for episodes, final_acc for incremental runs
+ * @param calibrate    post-hoc calibration: {@code none} or {@code temperature} (one temperature per variant, dataset
+ *                     and setting, fitted on held-out data; see {@link Calibration})
  */
 public record RunSpec(List<VariantSpec> methods, List<String> datasets, String backbone, String protocol,
                       Map<String, List<String>> options, long orderSeed, long trainSeed, long backboneSeed,
-                      int threads, Map<String, List<String>> select, String selectMetric) {
+                      int threads, Map<String, List<String>> select, String selectMetric, String calibrate) {
 
     public static final long DEFAULT_ORDER_SEED = 1993;
     public static final long DEFAULT_TRAIN_SEED = 0;
     public static final long DEFAULT_BACKBONE_SEED = 1;
     public static final int MAX_THREADS = 4096;
     static final Set<String> FIELDS = Set.of("methods", "datasets", "backbone", "protocol", "options", "order_seed",
-            "train_seed", "backbone_seed", "threads", "select", "select_metric");
+            "train_seed", "backbone_seed", "threads", "select", "select_metric", "calibrate");
+    public static final List<String> CALIBRATIONS = List.of("none", "temperature");
 
     public RunSpec {
         methods = List.copyOf(methods);
@@ -65,6 +68,13 @@ public record RunSpec(List<VariantSpec> methods, List<String> datasets, String b
         if (selectMetric != null && selectMetric.isBlank()) {
             selectMetric = null;
         }
+        if (calibrate == null || calibrate.isBlank()) {
+            calibrate = "none";
+        }
+        if (!CALIBRATIONS.contains(calibrate)) {
+            throw new FsilException("calibrate must be one of " + String.join(", ", CALIBRATIONS) + ", got '"
+                    + calibrate + "'");
+        }
         if (backbone == null || backbone.isBlank()) {
             backbone = "identity";
         }
@@ -77,7 +87,20 @@ public record RunSpec(List<VariantSpec> methods, List<String> datasets, String b
     public RunSpec(List<VariantSpec> methods, List<String> datasets, String backbone, String protocol,
                    Map<String, List<String>> options, long orderSeed, long trainSeed, long backboneSeed, int threads) {
         this(methods, datasets, backbone, protocol, options, orderSeed, trainSeed, backboneSeed, threads, Map.of(),
-                null);
+                null, "none");
+    }
+
+    /** A run with selection and without calibration. */
+    public RunSpec(List<VariantSpec> methods, List<String> datasets, String backbone, String protocol,
+                   Map<String, List<String>> options, long orderSeed, long trainSeed, long backboneSeed, int threads,
+                   Map<String, List<String>> select, String selectMetric) {
+        this(methods, datasets, backbone, protocol, options, orderSeed, trainSeed, backboneSeed, threads, select,
+                selectMetric, "none");
+    }
+
+    /** Whether the run is temperature-scaled. */
+    public boolean temperatureScaled() {
+        return calibrate.equals("temperature");
     }
 
     /** All cores. */
@@ -87,7 +110,7 @@ public record RunSpec(List<VariantSpec> methods, List<String> datasets, String b
 
     public RunSpec withThreads(int t) {
         return new RunSpec(methods, datasets, backbone, protocol, options, orderSeed, trainSeed, backboneSeed, t,
-                select, selectMetric);
+                select, selectMetric, calibrate);
     }
 
     /** The same run with other methods, options and no selection (what the selection itself runs). */
@@ -134,7 +157,7 @@ public record RunSpec(List<VariantSpec> methods, List<String> datasets, String b
             String f = it.next();
             if (!FIELDS.contains(f)) {
                 throw new FsilException(where + ": unknown field '" + f + "'. Fields: methods, datasets, protocol, "
-                        + "backbone, options, order_seed, train_seed, backbone_seed, threads, select, select_metric");
+                        + "backbone, options, order_seed, train_seed, backbone_seed, threads, select, select_metric, calibrate");
             }
         }
         String methods = names(root, "methods", where, true);
@@ -146,7 +169,8 @@ public record RunSpec(List<VariantSpec> methods, List<String> datasets, String b
                 integer(root, "train_seed", DEFAULT_TRAIN_SEED, where),
                 integer(root, "backbone_seed", DEFAULT_BACKBONE_SEED, where),
                 (int) integer(root, "threads", defaultThreads(), 1, MAX_THREADS, where),
-                options(root.get("select"), where, "select"), text(root, "select_metric", where, false));
+                options(root.get("select"), where, "select"), text(root, "select_metric", where, false),
+                text(root, "calibrate", where, false));
     }
 
     /** The spec as run-file fields (what spec.json holds; {@link #fromTree} reads it back). */
@@ -176,6 +200,9 @@ public record RunSpec(List<VariantSpec> methods, List<String> datasets, String b
         }
         if (selectMetric != null) {
             o.put("select_metric", selectMetric);
+        }
+        if (!calibrate.equals("none")) {
+            o.put("calibrate", calibrate);
         }
         return o;
     }

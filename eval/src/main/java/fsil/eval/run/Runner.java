@@ -8,6 +8,7 @@ import fsil.api.Method;
 import fsil.api.Registry;
 import fsil.api.SessionContext;
 import fsil.data.io.AtomicFiles;
+import fsil.eval.metrics.CalibrationMetrics;
 import fsil.eval.metrics.Metric;
 import fsil.eval.protocol.Protocol;
 import fsil.eval.report.Report;
@@ -110,7 +111,7 @@ public final class Runner {
             AtomicFiles.writeString(run.resolve(SPEC), spec.toJson());
             AtomicFiles.writeString(run.resolve(CONFIG), JSON.writeValueAsString(plan.config()));
             AtomicFiles.writeString(run.resolve(ENVIRONMENT), JSON.writeValueAsString(Environment.describe()));
-            plan = select(plan, run);
+            plan = calibrate(select(plan, run), run);
             return execute(plan, run, List.of());
         } catch (IOException e) { // JSON of plain trees: not expected
             throw new FsilException("cannot write the run files of " + dir + ": " + e.getMessage(), e);
@@ -126,7 +127,7 @@ public final class Runner {
             }
             RunPlan plan = plan(spec);
             checkData(run, plan);
-            plan = select(plan, run);
+            plan = calibrate(select(plan, run), run);
             UnitStore.Contents stored = UnitStore.read(run.resolve(UNITS));
             List<String> foreign = new ArrayList<>();
             for (UnitRecord r : stored.rows()) {
@@ -172,6 +173,34 @@ public final class Runner {
             throw new FsilException("cannot write " + run.resolve(CONFIG) + ": " + e.getMessage(), e);
         }
         return chosen;
+    }
+
+    /**
+     * Fits (or reads back) the temperatures of a temperature-scaled run in {@code <run>/calibration/}, writes
+     * {@code temperature.csv}, and returns the plan with them; the plan itself otherwise.
+     */
+    private RunPlan calibrate(RunPlan plan, RunDirectory run) {
+        if (!plan.spec().temperatureScaled()) {
+            return plan;
+        }
+        Calibration.Source source = Calibration.source(plan);
+        Path dir = run.resolve(Calibration.DIR);
+        RunSpec spec = Calibration.spec(plan, source);
+        progress.message("fitting temperatures on " + source.description + " (" + dir + ")");
+        Registry<Metric> withCurve = new Registry<>("metric", Metric::name);
+        metrics.all().forEach(withCurve::register);
+        withCurve.register(new CalibrationMetrics.TemperatureCurve());
+        Runner fit = new Runner(methods, protocols, withCurve, Calibration.features(features, source,
+                plan.spec().orderSeed()), cacheDir).withProgress(progress);
+        Outcome o = isRun(dir) ? fit.resume(dir, plan.spec().threads()) : fit.run(spec, dir);
+        RunPlan scaled = plan.withTemperatures(Calibration.fit(plan, source,
+                RunPlan.settings(plan.protocol(), spec.options()), o.records(), run.resolve(Calibration.TABLE)));
+        try {
+            AtomicFiles.writeString(run.resolve(CONFIG), JSON.writeValueAsString(scaled.config()));
+        } catch (IOException e) {
+            throw new FsilException("cannot write " + run.resolve(CONFIG) + ": " + e.getMessage(), e);
+        }
+        return scaled;
     }
 
     /** A resumed run must see the data it started with (the same dataset fingerprints). */

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import fsil.api.Background;
 import fsil.api.FsilException;
 import fsil.api.Learner;
+import fsil.api.Prediction;
+import fsil.core.calibration.TemperatureScaling;
 import fsil.core.random.RandomStreams;
 import fsil.eval.metrics.Metric;
 import fsil.eval.protocol.TaskOutcome;
@@ -71,11 +73,32 @@ public final class UnitRunner {
                     stored.set(m.name(), v);
                 }
             }
+            Double temperature = plan.temperature(g);
+            if (temperature != null) {
+                List<TaskOutcome> scaled = outcomes.stream().map(o -> scaled(o, temperature)).toList();
+                for (Metric m : metrics) {
+                    if (m.usesProbabilities()) {
+                        JsonNode v = m.measure(scaled);
+                        if (v != null) {
+                            stored.set(m.name() + Metric.TEMPERATURE_SCALED, v);
+                        }
+                    }
+                }
+            }
         }
         return new UnitRecord(g.variant().label(), g.variant().method().id(), g.dataset(), plan.protocol().name(),
                 g.setting().label(), unit.index(), unit.firstTask(), unit.tasks(), plan.spec().orderSeed(),
                 g.trainSeed(unit.firstTask()), error.isEmpty() ? UnitRecord.OK : UnitRecord.FAILED, error,
                 (System.nanoTime() - start) * 1e-9, stored);
+    }
+
+    /** A task's outcome with its probabilities temperature-scaled: softmax(log p / T); labels and accuracy unchanged. */
+    static TaskOutcome scaled(TaskOutcome o, double temperature) {
+        double[] p = o.prediction().rawProbabilities().clone();
+        TemperatureScaling.apply(p, o.prediction().numClasses(), temperature);
+        Prediction scaled = Prediction.of(o.prediction().classes(), p);
+        return new TaskOutcome(o.episodic(), o.accuracy(), o.correct(), scaled, o.truth(), o.accSeen(), o.aMatrix(),
+                o.classesSeen(), o.relativeAcc(), o.fitSeconds(), o.predictSeconds(), o.memoryBytes(), o.extra());
     }
 
     /**

@@ -47,8 +47,8 @@ class ReportRenderTest {
         Runner runner = fsil.eval.run.RunnerTest.runner(TestData.clusters(12, 20, 8, 6, 1.0, 9));
         List<UnitRecord> all = new ArrayList<>();
         all.addAll(runner.run(new RunSpec(VariantSpec.parseList("ncm,knn"), List.of("toy"), "identity", "fewshot",
-                Map.of("episodes", List.of("20"), "ways", List.of("4"), "queries", List.of("12")), 1, 0, 1, 2),
-                tmp.resolve("a")).records());
+                Map.of("episodes", List.of("20"), "ways", List.of("4"), "queries", List.of("12")), 1, 0, 1, 2, Map.of(),
+                null, "temperature"), tmp.resolve("a")).records());
         all.addAll(runner.run(new RunSpec(VariantSpec.parseList("ncm,knn"), List.of("toy"), "identity", "cil",
                 Map.of("steps", List.of("3"), "runs", List.of("2")), 1, 0, 1, 2), tmp.resolve("b")).records());
         all.addAll(runner.run(new RunSpec(VariantSpec.parseList("ncm"), List.of("toy"), "identity", "ncmf",
@@ -63,6 +63,7 @@ class ReportRenderTest {
         int figures = count(html, "class=\"fig\"");
         assertTrue(figures >= 10, "all figure kinds present: " + figures);
         assertTrue(html.contains("critical-difference diagram"), "gp-classes has two settings: a CD diagram");
+        assertTrue(html.contains("T-scaled (ECE") && html.contains("ECE (T-scaled)"), "raw and scaled calibration");
         String dom = render(browser, dir, tmp);
         assertEquals(Integer.toString(figures), check(dom, "data-figures"));
     }

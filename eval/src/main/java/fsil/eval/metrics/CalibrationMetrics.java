@@ -1,0 +1,382 @@
+package fsil.eval.metrics;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import fsil.api.Prediction;
+import fsil.core.calibration.ScoringRules;
+import fsil.core.calibration.TemperatureScaling;
+import fsil.eval.protocol.TaskOutcome;
+
+import java.util.List;
+
+/**
+ * Calibration metrics beside the 15-bin ECE/MCE of {@link BuiltinMetrics.Calibration}: the proper scoring rules
+ * (negative log-likelihood and the multi-class Brier score), an equal-mass (adaptive) ECE, and the NLL curve over
+ * temperatures that {@code fsil run --calibrate temperature} fits its temperature from. All of them read the
+ * probabilities of the predictions ({@link Metric#usesProbabilities()}), so a temperature-scaled run stores them
+ * a second time for the scaled probabilities.
+ */
+public final class CalibrationMetrics {
+    private CalibrationMetrics() {
+    }
+
+    /** The column of each true class in a prediction, or -1 when the prediction has no such class (p_y = 0). */
+    static int[] columns(Prediction p, int[] truth) {
+        int[] classes = p.classes();
+        int[] out = new int[truth.length];
+        for (int i = 0; i < truth.length; i++) {
+            out[i] = -1;
+            for (int k = 0; k < classes.length; k++) {
+                if (classes[k] == truth[i]) {
+                    out[i] = k;
+                    break;
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * {@code nll} and {@code brier}: the mean negative log-likelihood -log p_y (p floored at 1e-300) and the Brier
+     * score sum_k (p_k - 1[k = y])^2 (Brier's multi-class form, in [0, 2]) of each task's predictions, summarised as
+     * the mean over tasks with its interval (like episode accuracy). A unit stores the moments of its tasks' means as
+     * exact sums, so the summary does not depend on how tasks were grouped into units.
+     */
+    public static final class ProperScores implements Metric {
+        public String name() {
+            return "scores";
+        }
+
+        @Override
+        public boolean usesProbabilities() {
+            return true;
+        }
+
+        public JsonNode measure(List<TaskOutcome> tasks) {
+            ExactSum nll = new ExactSum();
+            ExactSum nllSq = new ExactSum();
+            ExactSum brier = new ExactSum();
+            ExactSum brierSq = new ExactSum();
+            int n = 0;
+            for (TaskOutcome t : tasks) {
+                int rows = t.truth().length;
+                if (rows == 0) {
+                    continue;
+                }
+                Prediction p = t.prediction();
+                double[] prob = p.rawProbabilities();
+                int c = p.numClasses();
+                int[] col = columns(p, t.truth());
+                double sNll = 0;
+                double sBrier = 0;
+                for (int i = 0; i < rows; i++) {
+                    if (col[i] >= 0) {
+                        sNll += ScoringRules.nll(prob, c, i, col[i]);
+                        sBrier += ScoringRules.brier(prob, c, i, col[i]);
+                    } else {
+                        sNll += -Math.log(ScoringRules.NLL_FLOOR);
+                        double s = 1;
+                        for (int k = 0; k < c; k++) {
+                            s += prob[i * c + k] * prob[i * c + k];
+                        }
+                        sBrier += s;
+                    }
+                }
+                double mNll = sNll / rows;
+                double mBrier = sBrier / rows;
+                nll.add(mNll);
+                nllSq.add(mNll * mNll);
+                brier.add(mBrier);
+                brierSq.add(mBrier * mBrier);
+                n++;
+            }
+            if (n == 0) {
+                return null;
+            }
+            ObjectNode o = Values.JSON.objectNode();
+            o.put("tasks", n);
+            o.set("nll", nll.toJson());
+            o.set("nll_squares", nllSq.toJson());
+            o.set("brier", brier.toJson());
+            o.set("brier_squares", brierSq.toJson());
+            return o;
+        }
+
+        public void summarize(List<JsonNode> units, SummaryRows out) {
+            long n = 0;
+            ExactSum[] s = {new ExactSum(), new ExactSum(), new ExactSum(), new ExactSum()};
+            String[] keys = {"nll", "nll_squares", "brier", "brier_squares"};
+            for (JsonNode u : units) {
+                n += u.get("tasks").asLong();
+                for (int k = 0; k < 4; k++) {
+                    s[k].add(u.get(keys[k]));
+                }
+            }
+            out.add("nll", null, null, MeanCi.ofMoments(n, s[0].value(), s[1].value()));
+            out.add("brier", null, null, MeanCi.ofMoments(n, s[2].value(), s[3].value()));
+        }
+    }
+
+    /**
+     * {@code adaptive_ece}: ECE over 15 equal-mass bins of all predictions of a group (sorted by confidence and split
+     * as numpy's array_split splits them), beside the equal-width ECE, which misleads when confidences cluster. Units
+     * store their confidences in 1,500 equal-width micro-bins (counts, exact confidence sums, correct counts); the
+     * pooled equal-mass bins are cut from them, and a micro-bin that straddles a cut is shared in proportion to the
+     * count taken, so the value differs from the exact one only through the predictions within 1/1500 of a cut (the
+     * test compares both).
+     */
+    public static final class AdaptiveCalibration implements Metric {
+        public static final int MICRO_BINS = 1500;
+        public static final int BINS = 15;
+
+        public String name() {
+            return "calibration_fine";
+        }
+
+        @Override
+        public boolean usesProbabilities() {
+            return true;
+        }
+
+        static int microBin(double confidence) {
+            int b = (int) Math.ceil(confidence * MICRO_BINS) - 1;
+            return Math.max(0, Math.min(MICRO_BINS - 1, b));
+        }
+
+        public JsonNode measure(List<TaskOutcome> tasks) {
+            long[] count = new long[MICRO_BINS];
+            ExactSum[] conf = new ExactSum[MICRO_BINS];
+            long[] correct = new long[MICRO_BINS];
+            for (TaskOutcome t : tasks) {
+                Prediction p = t.prediction();
+                double[] prob = p.rawProbabilities();
+                int c = p.numClasses();
+                for (int i = 0; i < t.truth().length; i++) {
+                    int off = i * c;
+                    int best = 0;
+                    for (int k = 1; k < c; k++) {
+                        if (prob[off + k] > prob[off + best]) {
+                            best = k;
+                        }
+                    }
+                    int m = microBin(prob[off + best]);
+                    count[m]++;
+                    if (conf[m] == null) {
+                        conf[m] = new ExactSum();
+                    }
+                    conf[m].add(prob[off + best]);
+                    correct[m] += p.classAt(best) == t.truth()[i] ? 1 : 0;
+                }
+            }
+            ObjectNode o = Values.JSON.objectNode();
+            ArrayNode bin = o.putArray("bin");
+            ArrayNode n = o.putArray("n");
+            ArrayNode hi = o.putArray("confidence");
+            ArrayNode lo = o.putArray("confidence_err");
+            ArrayNode ok = o.putArray("correct");
+            for (int m = 0; m < MICRO_BINS; m++) {
+                if (count[m] > 0) {
+                    ArrayNode cs = conf[m].toJson();
+                    bin.add(m);
+                    n.add(count[m]);
+                    hi.add(cs.get(0).asDouble());
+                    lo.add(cs.get(1).asDouble());
+                    ok.add(correct[m]);
+                }
+            }
+            return o;
+        }
+
+        /** The equal-mass ECE of the pooled micro-bins of a group's units; NaN without predictions. */
+        public static double adaptiveEce(List<JsonNode> units) {
+            long[] count = new long[MICRO_BINS];
+            ExactSum[] conf = new ExactSum[MICRO_BINS];
+            long[] correct = new long[MICRO_BINS];
+            for (JsonNode u : units) {
+                JsonNode bin = u.get("bin");
+                for (int i = 0; i < bin.size(); i++) {
+                    int m = bin.get(i).asInt();
+                    count[m] += u.get("n").get(i).asLong();
+                    if (conf[m] == null) {
+                        conf[m] = new ExactSum();
+                    }
+                    conf[m].add(u.get("confidence").get(i).asDouble(), u.get("confidence_err").get(i).asDouble());
+                    correct[m] += u.get("correct").get(i).asLong();
+                }
+            }
+            long total = 0;
+            for (long c : count) {
+                total += c;
+            }
+            if (total == 0) {
+                return Double.NaN;
+            }
+            int bins = (int) Math.min(BINS, total);
+            double ece = 0;
+            int m = 0;
+            long leftInMicro = count[0];
+            for (int b = 0; b < bins; b++) {
+                // numpy.array_split: the first total % bins bins hold one more
+                long size = total / bins + (b < total % bins ? 1 : 0);
+                double binConf = 0;
+                double binCorrect = 0;
+                long need = size;
+                while (need > 0) {
+                    while (leftInMicro == 0) {
+                        m++;
+                        leftInMicro = count[m];
+                    }
+                    long take = Math.min(need, leftInMicro);
+                    double share = (double) take / count[m];
+                    binConf += share * conf[m].value();
+                    binCorrect += share * correct[m];
+                    leftInMicro -= take;
+                    need -= take;
+                }
+                ece += Math.abs(binCorrect - binConf) / total;
+            }
+            return ece;
+        }
+
+        public void summarize(List<JsonNode> units, SummaryRows out) {
+            long total = 0;
+            for (JsonNode u : units) {
+                for (JsonNode x : u.get("n")) {
+                    total += x.asLong();
+                }
+            }
+            out.add("adaptive_ece", adaptiveEce(units), (int) total);
+        }
+    }
+
+    /**
+     * The mean NLL of softmax(log p / T) on a grid of {@link #GRID} temperatures, log-spaced over [1/50, 50] (the
+     * range of {@link TemperatureScaling}): what {@code fsil run --calibrate temperature} fits T from on held-out
+     * tasks. The NLL is convex in beta = 1/T (see {@link TemperatureScaling}), so the grid's minimum and its
+     * neighbours bracket the optimum; a parabola through the three in log beta places it (within a fraction of the
+     * 4.9% grid step). Units store exact sums per grid point, so a fit over units is a fit over all their predictions.
+     * Not a service: the calibration run adds it.
+     */
+    public static final class TemperatureCurve implements Metric {
+        public static final int GRID = 161;
+        static final double U_MIN = Math.log(TemperatureScaling.MIN_INVERSE_TEMPERATURE);
+        static final double U_MAX = Math.log(TemperatureScaling.MAX_INVERSE_TEMPERATURE);
+
+        /** A fitted temperature: T, whether it sits at an end of [1/50, 50], the mean NLL before (T = 1) and after. */
+        public record Fit(double temperature, boolean atBound, long n, double nllBefore, double nllAfter) {
+        }
+
+        public String name() {
+            return "temperature_curve";
+        }
+
+        @Override
+        public boolean usesProbabilities() {
+            return true;
+        }
+
+        static double u(int j) {
+            return U_MIN + j * (U_MAX - U_MIN) / (GRID - 1);
+        }
+
+        public JsonNode measure(List<TaskOutcome> tasks) {
+            ExactSum[] nll = new ExactSum[GRID];
+            for (int j = 0; j < GRID; j++) {
+                nll[j] = new ExactSum();
+            }
+            ExactSum raw = new ExactSum();
+            double[] beta = new double[GRID];
+            for (int j = 0; j < GRID; j++) {
+                beta[j] = Math.exp(u(j));
+            }
+            long n = 0;
+            for (TaskOutcome t : tasks) {
+                Prediction p = t.prediction();
+                double[] prob = p.rawProbabilities();
+                int c = p.numClasses();
+                int[] col = columns(p, t.truth());
+                double[] logs = new double[c];
+                for (int i = 0; i < col.length; i++) {
+                    double max = Double.NEGATIVE_INFINITY;
+                    for (int k = 0; k < c; k++) {
+                        logs[k] = Math.log(Math.max(prob[i * c + k], TemperatureScaling.FLOOR));
+                        max = Math.max(max, logs[k]);
+                    }
+                    double ly = col[i] >= 0 ? logs[col[i]] : Math.log(TemperatureScaling.FLOOR);
+                    raw.add(-ly);
+                    for (int j = 0; j < GRID; j++) {
+                        double s = 0;
+                        for (int k = 0; k < c; k++) {
+                            s += Math.exp(beta[j] * (logs[k] - max));
+                        }
+                        nll[j].add(Math.log(s) - beta[j] * (ly - max));
+                    }
+                    n++;
+                }
+            }
+            ObjectNode o = Values.JSON.objectNode();
+            o.put("n", n);
+            o.set("nll_raw", raw.toJson());
+            ArrayNode a = o.putArray("nll");
+            for (ExactSum s : nll) {
+                a.add(s.toJson());
+            }
+            return o;
+        }
+
+        /** The temperature minimising the pooled mean NLL of a group's units. */
+        public static Fit fit(List<JsonNode> units) {
+            long n = 0;
+            ExactSum raw = new ExactSum();
+            ExactSum[] nll = new ExactSum[GRID];
+            for (int j = 0; j < GRID; j++) {
+                nll[j] = new ExactSum();
+            }
+            for (JsonNode u : units) {
+                n += u.get("n").asLong();
+                raw.add(u.get("nll_raw"));
+                for (int j = 0; j < GRID; j++) {
+                    nll[j].add(u.get("nll").get(j));
+                }
+            }
+            if (n == 0) {
+                return new Fit(1, false, 0, Double.NaN, Double.NaN);
+            }
+            double[] f = new double[GRID];
+            int best = 0;
+            for (int j = 0; j < GRID; j++) {
+                f[j] = nll[j].value() / n;
+                if (f[j] < f[best]) {
+                    best = j;
+                }
+            }
+            boolean flat = true;
+            for (int j = 1; j < GRID; j++) {
+                flat &= f[j] == f[0];
+            }
+            if (flat) {
+                return new Fit(1, false, n, raw.value() / n, raw.value() / n);
+            }
+            if (best == 0 || best == GRID - 1) {
+                return new Fit(Math.exp(-u(best)), true, n, raw.value() / n, f[best]);
+            }
+            // the vertex of the parabola through the minimum and its neighbours (equally spaced in u)
+            double h = u(1) - u(0);
+            double den = f[best - 1] - 2 * f[best] + f[best + 1];
+            double shift = den > 0 ? 0.5 * h * (f[best - 1] - f[best + 1]) / den : 0;
+            double uStar = u(best) + Math.max(-h, Math.min(h, shift));
+            double after = f[best] - (den > 0 ? (f[best - 1] - f[best + 1]) * (f[best - 1] - f[best + 1]) / (8 * den)
+                    : 0);
+            return new Fit(Math.exp(-uStar), false, n, raw.value() / n, after);
+        }
+
+        public void summarize(List<JsonNode> units, SummaryRows out) {
+            Fit fit = fit(units);
+            out.add("temperature", fit.temperature(), (int) fit.n());
+            out.add("temperature_at_bound", fit.atBound() ? 1 : 0, (int) fit.n());
+            out.add("nll_before_scaling", fit.nllBefore(), (int) fit.n());
+            out.add("nll_after_scaling", fit.nllAfter(), (int) fit.n());
+        }
+    }
+}
