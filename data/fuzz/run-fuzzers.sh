@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes the file readers with Jazzer, one JVM per reader (Jazzer fuzzes one test per JVM), after the default
 # build has compiled the modules. Usage (from the repository root):
-#   data/fuzz/run-fuzzers.sh                 # every reader for FuzzBudget.PER_READER (10 s): the CI step
+#   data/fuzz/run-fuzzers.sh                 # every reader for FuzzBudget.PER_READER (6 s): the CI step
 #   data/fuzz/run-fuzzers.sh 600             # every reader for 600 s
 #   data/fuzz/run-fuzzers.sh 600 CsvFuzzTest # one reader (class names in data/src/test/java/fsil/data/fuzz)
 # Exits non-zero on a finding: any exception other than FsilException, or a message that is not one line naming
