@@ -20,4 +20,16 @@ public record FeatureSet(String dataset, String backbone, String key, ClassTable
     public int dimension() {
         return train.dimension();
     }
+
+    /**
+     * A content hash of exactly what a run sees: lower-case hex SHA-256 over the backbone description, the class
+     * names and groups, the train and test features and labels and the splits, in the byte layout documented in
+     * {@link Fingerprints} (and data/DATA.md). The same data gives the same hash on every machine and run; one
+     * changed feature value, label, class name or split gives another. The dataset name and {@link #key()} are
+     * not part of it, so moving a feature directory does not change it. Cost: one pass over the features
+     * (about 0.5 s for Fashion-MNIST's 70,000 x 784 floats); callers that need it repeatedly should keep it.
+     */
+    public String fingerprint() {
+        return Fingerprints.of(this);
+    }
 }

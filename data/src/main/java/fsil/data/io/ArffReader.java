@@ -3,12 +3,7 @@ package fsil.data.io;
 import fsil.api.FeatureMatrix;
 import fsil.api.InvalidDataException;
 
-import java.io.BufferedReader;
-import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,7 +16,8 @@ import java.util.Map;
  * attribute named {@code class} if there is one, otherwise the last nominal attribute. Numeric attributes are
  * {@code numeric}, {@code real} or {@code integer}; other nominal attributes, strings, dates, relational
  * attributes, missing values ({@code ?}) and the sparse data format are rejected with a message naming the file
- * and line. Class ids follow the order of the nominal values in the header.
+ * and line. Class ids follow the order of the nominal values in the header; declared values that no row uses are
+ * dropped (so ids are 0..K-1 over the classes that have samples). Text must be UTF-8.
  */
 public final class ArffReader {
 
@@ -29,29 +25,32 @@ public final class ArffReader {
     }
 
     public static LabeledTable read(Path file) {
-        try (InputStream in = InputFiles.open(file)) {
-            return read(file.toString(), in);
-        } catch (IOException e) {
-            throw new UncheckedIOException(file + ": cannot read: " + e.getMessage(), e);
+        try (TextLines lines = TextLines.open(file)) {
+            return read(file.toString(), lines);
         }
     }
 
     private record Attribute(String name, List<String> nominal) {
     }
 
-    public static LabeledTable read(String source, InputStream stream) throws IOException {
-        BufferedReader r = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8), 1 << 16);
+    public static LabeledTable read(String source, InputStream stream) {
+        try (TextLines lines = new TextLines(source, stream)) {
+            return read(source, lines);
+        }
+    }
+
+    private static LabeledTable read(String source, TextLines r) {
         List<Attribute> attrs = new ArrayList<>();
         String line;
         int lineNo = 0;
         boolean inData = false;
         int classAttr = -1;
         Map<String, Integer> classIds = new HashMap<>();
-        CsvReader.FloatBuffer values = new CsvReader.FloatBuffer();
+        CsvReader.FloatBuffer values = new CsvReader.FloatBuffer(source);
         List<Integer> labels = new ArrayList<>();
         boolean sawRelation = false;
-        while ((line = r.readLine()) != null) {
-            lineNo++;
+        while ((line = r.next()) != null) {
+            lineNo = r.lineNumber();
             String t = line.strip();
             if (t.isEmpty() || t.startsWith("%")) {
                 continue;
@@ -67,17 +66,20 @@ public final class ArffReader {
                     classAttr = classAttribute(attrs, source);
                     List<String> names = attrs.get(classAttr).nominal();
                     for (int k = 0; k < names.size(); k++) {
-                        classIds.put(names.get(k), k);
+                        if (classIds.put(names.get(k), k) != null) {
+                            throw new InvalidDataException(source + ": class value '"
+                                    + InputFiles.oneLine(names.get(k), 60) + "' is declared twice");
+                        }
                     }
                     for (int a = 0; a < attrs.size(); a++) {
                         if (a != classAttr && attrs.get(a).nominal() != null) {
-                            throw new InvalidDataException(source + ": attribute '" + attrs.get(a).name()
-                                    + "' is nominal; only numeric features and one nominal class are supported");
+                            throw new InvalidDataException(source + ": attribute '"
+                                    + InputFiles.oneLine(attrs.get(a).name(), 60) + "' is nominal; only numeric features and one nominal class are supported");
                         }
                     }
                 } else {
                     throw new InvalidDataException(source + ": line " + lineNo + ": expected @relation, @attribute"
-                            + " or @data, got '" + abbreviate(t) + "'" + (sawRelation ? "" : " (not an ARFF file?)"));
+                            + " or @data, got '" + InputFiles.oneLine(t, 60) + "'" + (sawRelation ? "" : " (not an ARFF file?)"));
                 }
                 continue;
             }
@@ -92,14 +94,15 @@ public final class ArffReader {
             for (int a = 0; a < fields.length; a++) {
                 String f = unquote(fields[a].strip());
                 if (f.equals("?")) {
-                    throw new InvalidDataException(source + ": line " + lineNo + ", attribute '" + attrs.get(a).name()
-                            + "': missing values (?) are not supported; impute or drop the row");
+                    throw new InvalidDataException(source + ": line " + lineNo + ", attribute '"
+                            + InputFiles.oneLine(attrs.get(a).name(), 60) + "': missing values (?) are not supported; impute or drop the row");
                 }
                 if (a == classAttr) {
                     Integer id = classIds.get(f);
                     if (id == null) {
-                        throw new InvalidDataException(source + ": line " + lineNo + ": class '" + f + "' is not one"
-                                + " of the declared values " + attrs.get(a).nominal());
+                        throw new InvalidDataException(source + ": line " + lineNo + ": class '"
+                                + InputFiles.oneLine(f, 60) + "' is not one of the declared values "
+                                + InputFiles.oneLine(attrs.get(a).nominal().toString()));
                     }
                     labels.add(id);
                     continue;
@@ -108,12 +111,14 @@ public final class ArffReader {
                 try {
                     v = Float.parseFloat(f);
                 } catch (NumberFormatException e) {
-                    throw new InvalidDataException(source + ": line " + lineNo + ", attribute '" + attrs.get(a).name()
-                            + "': '" + f + "' is not a number");
+                    throw new InvalidDataException(source + ": line " + lineNo + ", attribute '"
+                            + InputFiles.oneLine(attrs.get(a).name(), 60) + "': '" + InputFiles.oneLine(f, 60)
+                            + "' is not a number");
                 }
                 if (!Float.isFinite(v)) {
-                    throw new InvalidDataException(source + ": line " + lineNo + ", attribute '" + attrs.get(a).name()
-                            + "': value " + f + " is not finite; features must not contain NaN or Inf");
+                    throw new InvalidDataException(source + ": line " + lineNo + ", attribute '"
+                            + InputFiles.oneLine(attrs.get(a).name(), 60) + "': value " + InputFiles.oneLine(f, 60)
+                            + " is not finite; features must not contain NaN or Inf");
                 }
                 values.add(v);
             }
@@ -126,8 +131,24 @@ public final class ArffReader {
         }
         int n = labels.size();
         int[] y = labels.stream().mapToInt(Integer::intValue).toArray();
-        return new LabeledTable(source, FeatureMatrix.wrap(n, attrs.size() - 1, values.toArray()), y,
-                attrs.get(classAttr).nominal());
+        // keep the declared order but drop values no row uses, so the ids are 0..K-1 over classes with samples
+        List<String> declared = attrs.get(classAttr).nominal();
+        boolean[] used = new boolean[declared.size()];
+        for (int v : y) {
+            used[v] = true;
+        }
+        int[] compact = new int[declared.size()];
+        List<String> names = new ArrayList<>();
+        for (int k = 0; k < declared.size(); k++) {
+            if (used[k]) {
+                compact[k] = names.size();
+                names.add(declared.get(k));
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            y[i] = compact[y[i]];
+        }
+        return new LabeledTable(source, FeatureMatrix.wrap(n, attrs.size() - 1, values.toArray()), y, names);
     }
 
     private static int classAttribute(List<Attribute> attrs, String source) {
@@ -162,7 +183,8 @@ public final class ArffReader {
         } else {
             String[] p = rest.split("\\s+", 2);
             if (p.length < 2) {
-                throw new InvalidDataException(source + ": line " + lineNo + ": attribute '" + rest + "' has no type");
+                throw new InvalidDataException(source + ": line " + lineNo + ": attribute '"
+                        + InputFiles.oneLine(rest, 60) + "' has no type");
             }
             name = p[0];
             type = p[1].strip();
@@ -181,8 +203,8 @@ public final class ArffReader {
         if (lt.equals("numeric") || lt.equals("real") || lt.equals("integer")) {
             return new Attribute(name, null);
         }
-        throw new InvalidDataException(source + ": line " + lineNo + ": attribute '" + name + "' has type '" + type
-                + "'; only numeric/real/integer features and a nominal class are supported");
+        throw new InvalidDataException(source + ": line " + lineNo + ": attribute '" + InputFiles.oneLine(name, 60)
+                + "' has type '" + InputFiles.oneLine(type, 60) + "'; only numeric/real/integer features and a nominal class are supported");
     }
 
     private static String unquote(String s) {
@@ -190,9 +212,5 @@ public final class ArffReader {
             return s.substring(1, s.length() - 1);
         }
         return s;
-    }
-
-    private static String abbreviate(String s) {
-        return s.length() <= 60 ? s : s.substring(0, 60) + "...";
     }
 }

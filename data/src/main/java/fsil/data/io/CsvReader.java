@@ -3,19 +3,11 @@ package fsil.data.io;
 import fsil.api.FeatureMatrix;
 import fsil.api.InvalidDataException;
 
-import java.io.BufferedReader;
-import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeSet;
 
 /**
  * Reads delimited text features with one label column: CSV, TSV or semicolon-separated, optionally gzipped.
@@ -23,8 +15,10 @@ import java.util.TreeSet;
  *   <li>Delimiter: tab for {@code .tsv}/{@code .tab} files; otherwise detected from the first line (tab, then
  *       semicolon, then comma).</li>
  *   <li>Header: the first line is a header when any of its feature fields is not a number.</li>
- *   <li>Labels: non-negative integers are class ids; otherwise the distinct label strings, sorted, become
- *       classes 0..K-1 with those names.</li>
+ *   <li>Labels: when every label is an integer (any value, e.g. 100, 103, -1) the distinct values sorted
+ *       numerically become classes 0..K-1, otherwise the distinct label strings sorted by code point do (as
+ *       {@code np.unique} sorts them); the class names are the labels as text.</li>
+ *   <li>Text must be UTF-8; invalid UTF-8 is an error naming the line and column.</li>
  *   <li>Empty lines and lines starting with {@code #} are skipped.</li>
  * </ul>
  * Every error names the file, the line and the column.
@@ -45,10 +39,8 @@ public final class CsvReader {
      * @param labelColumn index of the label column; negative counts from the end (-1 = last)
      */
     public static LabeledTable read(Path file, int labelColumn) {
-        try (InputStream in = InputFiles.open(file)) {
-            return read(file.toString(), in, delimiterFor(file), labelColumn);
-        } catch (IOException e) {
-            throw new UncheckedIOException(file + ": cannot read: " + e.getMessage(), e);
+        try (TextLines lines = TextLines.open(file)) {
+            return read(file.toString(), lines, delimiterFor(file), labelColumn);
         }
     }
 
@@ -65,19 +57,23 @@ public final class CsvReader {
      *
      * @param delimiter the delimiter, or null to detect it from the first line
      */
-    public static LabeledTable read(String source, InputStream in, Character delimiter, int labelColumn)
-            throws IOException {
-        BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16);
-        FloatBuffer values = new FloatBuffer();
+    public static LabeledTable read(String source, InputStream in, Character delimiter, int labelColumn) {
+        try (TextLines lines = new TextLines(source, in)) {
+            return read(source, lines, delimiter, labelColumn);
+        }
+    }
+
+    private static LabeledTable read(String source, TextLines reader, Character delimiter, int labelColumn) {
+        FloatBuffer values = new FloatBuffer(source);
         List<String> rawLabels = new ArrayList<>();
         int columns = -1;
         int labelCol = 0;
         char delim = 0;
         String line;
-        int lineNo = 0;
+        int lineNo;
         boolean first = true;
-        while ((line = reader.readLine()) != null) {
-            lineNo++;
+        while ((line = reader.next()) != null) {
+            lineNo = reader.lineNumber();
             if (line.isBlank() || line.startsWith("#")) {
                 continue;
             }
@@ -116,11 +112,11 @@ public final class CsvReader {
                     v = Float.parseFloat(f);
                 } catch (NumberFormatException e) {
                     throw new InvalidDataException(source + ": line " + lineNo + ", column " + (c + 1) + ": '"
-                            + f + "' is not a number");
+                            + InputFiles.oneLine(f, 60) + "' is not a number");
                 }
                 if (!Float.isFinite(v)) {
                     throw new InvalidDataException(source + ": line " + lineNo + ", column " + (c + 1) + ": value "
-                            + f + " is not finite; features must not contain NaN or Inf");
+                            + InputFiles.oneLine(f, 60) + " is not finite; features must not contain NaN or Inf");
                 }
                 values.add(v);
             }
@@ -130,23 +126,18 @@ public final class CsvReader {
         }
         int n = rawLabels.size();
         FeatureMatrix features = FeatureMatrix.wrap(n, columns - 1, values.toArray());
-        int[] labels = new int[n];
-        List<String> names = List.of();
-        if (allNonNegativeIntegers(rawLabels)) {
+        RawLabels labels;
+        if (allIntegers(rawLabels)) {
+            long[] v = new long[n];
             for (int i = 0; i < n; i++) {
-                labels[i] = Integer.parseInt(rawLabels.get(i));
+                String t = rawLabels.get(i);
+                v[i] = Long.parseLong(t.startsWith("+") ? t.substring(1) : t);
             }
+            labels = RawLabels.ofInts(source, v);
         } else {
-            names = new ArrayList<>(new TreeSet<>(rawLabels));
-            Map<String, Integer> ids = new HashMap<>();
-            for (int k = 0; k < names.size(); k++) {
-                ids.put(names.get(k), k);
-            }
-            for (int i = 0; i < n; i++) {
-                labels[i] = ids.get(rawLabels.get(i));
-            }
+            labels = RawLabels.ofTexts(source, rawLabels.toArray(new String[0]));
         }
-        return new LabeledTable(source, features, labels, names);
+        return LabeledTable.of(source, features, labels);
     }
 
     private static boolean isHeader(String[] fields, int labelCol) {
@@ -164,15 +155,13 @@ public final class CsvReader {
         return false;
     }
 
-    private static boolean allNonNegativeIntegers(List<String> labels) {
+    private static final java.util.regex.Pattern INTEGER = java.util.regex.Pattern.compile("[+-]?[0-9]{1,18}");
+
+    /** Whether every label is a decimal integer of at most 18 digits (so it fits in a long). */
+    private static boolean allIntegers(List<String> labels) {
         for (String s : labels) {
-            if (s.isEmpty() || s.length() > 9) {
+            if (!INTEGER.matcher(s).matches()) {
                 return false;
-            }
-            for (int i = 0; i < s.length(); i++) {
-                if (!Character.isDigit(s.charAt(i))) {
-                    return false;
-                }
             }
         }
         return true;
@@ -217,13 +206,18 @@ public final class CsvReader {
 
     /** A growable float array (no boxing). */
     static final class FloatBuffer {
+        private final String source;
         private float[] data = new float[1024];
         private int size;
+
+        FloatBuffer(String source) {
+            this.source = source;
+        }
 
         void add(float v) {
             if (size == data.length) {
                 if (data.length >= Integer.MAX_VALUE / 2) {
-                    throw new InvalidDataException("text file holds more than " + size + " values; too large");
+                    throw new InvalidDataException(source + ": holds more than " + size + " values; too large");
                 }
                 data = Arrays.copyOf(data, data.length * 2);
             }

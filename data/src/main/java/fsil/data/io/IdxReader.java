@@ -7,10 +7,8 @@ import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Arrays;
 
@@ -59,7 +57,15 @@ public final class IdxReader {
                 throw new InvalidDataException(source + ": IDX array has no dimensions");
             }
             int n = shape[0];
-            int d = n == 0 ? 0 : size() / n;
+            if (n == 0) {
+                throw new InvalidDataException(source + ": IDX array of shape " + Arrays.toString(shape)
+                        + " has no samples");
+            }
+            int d = size() / n;
+            if (d == 0) {
+                throw new InvalidDataException(source + ": IDX array of shape " + Arrays.toString(shape)
+                        + " has no feature values per sample");
+            }
             float[] out = new float[n * d];
             ByteBuffer b = ByteBuffer.wrap(data);
             for (int i = 0; i < out.length; i++) {
@@ -121,22 +127,13 @@ public final class IdxReader {
     /** Reads an IDX file, gunzipping it when it starts with the gzip magic. */
     public static IdxArray read(Path file) {
         String source = file.toString();
-        long fileLength;
-        boolean gz;
-        try (InputStream probe = Files.newInputStream(file)) {
-            fileLength = Files.size(file);
-            gz = probe.read() == 0x1f && probe.read() == 0x8b;
-        } catch (NoSuchFileException e) {
-            throw new InvalidDataException(source + ": file not found");
+        long fileLength = InputFiles.size(file);
+        try (BufferedInputStream raw = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
+            boolean gz = InputFiles.isGzip(raw);
+            InputStream in = InputFiles.maybeGunzip(raw, source);
+            return read(source, in, gz ? -1 : fileLength, gz ? fileLength : -1);
         } catch (IOException e) {
-            throw new UncheckedIOException(source + ": cannot read: " + e.getMessage(), e);
-        }
-        try (InputStream in = InputFiles.maybeGunzip(new BufferedInputStream(Files.newInputStream(file), 1 << 16))) {
-            return read(source, in, gz ? -1 : fileLength);
-        } catch (java.util.zip.ZipException | java.io.EOFException e) {
-            throw new InvalidDataException(source + ": corrupt or truncated gzip stream: " + e.getMessage(), e);
-        } catch (IOException e) {
-            throw new UncheckedIOException(source + ": cannot read: " + e.getMessage(), e);
+            throw InputFiles.unreadable(source, e);
         }
     }
 
@@ -146,6 +143,19 @@ public final class IdxReader {
      * @param totalLength exact byte count of the (uncompressed) stream if known, else -1
      */
     public static IdxArray read(String source, InputStream raw, long totalLength) throws IOException {
+        return read(source, raw, totalLength, -1);
+    }
+
+    /**
+     * Parses an IDX stream.
+     *
+     * @param totalLength      exact byte count of the (uncompressed) stream if known, else -1
+     * @param compressedLength size of the gzip file the stream is decompressed from, else -1; a header that
+     *                         promises more than {@link NpzReader#MAX_RATIO} times as many bytes is refused before
+     *                         any data is read (a gzip bomb, or a corrupt header)
+     */
+    static IdxArray read(String source, InputStream raw, long totalLength, long compressedLength)
+            throws IOException {
         DataInputStream in = new DataInputStream(raw);
         byte[] magic = in.readNBytes(4);
         if (magic.length < 4) {
@@ -168,18 +178,29 @@ public final class IdxReader {
         }
         ByteBuffer db = ByteBuffer.wrap(dimBytes);
         int[] shape = new int[dims];
-        long elements = 1;
         for (int k = 0; k < dims; k++) {
             shape[k] = db.getInt();
             if (shape[k] < 0) {
                 throw new InvalidDataException(source + ": IDX dimension " + k + " is negative (" + shape[k] + ")");
             }
-            elements = Math.multiplyExact(elements, (long) shape[k]);
         }
-        long bytes = elements * sizeOf(type);
+        long bytes;
+        try {
+            long elements = 1;
+            for (int s : shape) {
+                elements = Math.multiplyExact(elements, (long) s);
+            }
+            bytes = Math.multiplyExact(elements, (long) sizeOf(type));
+        } catch (ArithmeticException e) {
+            bytes = Long.MAX_VALUE;
+        }
         if (bytes > MAX_DATA_BYTES) {
             throw new InvalidDataException(source + ": IDX shape " + Arrays.toString(shape) + " of "
                     + typeName(type) + " needs " + bytes + " bytes, more than the supported " + MAX_DATA_BYTES);
+        }
+        if (compressedLength > 0 && bytes > 1 << 20 && bytes / compressedLength > NpzReader.MAX_RATIO) {
+            throw new InvalidDataException(source + ": IDX header promises " + bytes + " bytes from a " + compressedLength
+                    + "-byte gzip file (" + bytes / compressedLength + "-fold); refusing a corrupt header or gzip bomb");
         }
         long prefix = 4 + 4L * dims;
         if (totalLength >= 0 && totalLength - prefix != bytes) {
@@ -199,6 +220,9 @@ public final class IdxReader {
         return new IdxArray(source, shape, type, data);
     }
 
+    /** Largest class id an IDX label file may hold. */
+    public static final int MAX_CLASS_ID = 65_535;
+
     /** Reads an image file and a label file and checks that they have the same number of samples. */
     public static LabeledTable readPair(Path images, Path labels, float scale) {
         FeatureMatrix x = read(images).toFeatures(scale);
@@ -207,6 +231,16 @@ public final class IdxReader {
             throw new InvalidDataException(labels + ": " + y.length + " labels but " + images.getFileName() + " has "
                     + x.rows() + " images");
         }
-        return new LabeledTable(images.toString(), x, y, java.util.List.of());
+        // IDX labels are class ids (MNIST-style datasets number their classes 0..K-1); bound them before the
+        // class table is sized by the largest one
+        int max = 0;
+        for (int i = 0; i < y.length; i++) {
+            if (y[i] > MAX_CLASS_ID) {
+                throw new InvalidDataException(labels + ": label " + y[i] + " at index " + i + " exceeds "
+                        + MAX_CLASS_ID + "; IDX labels must be class ids");
+            }
+            max = Math.max(max, y[i]);
+        }
+        return new LabeledTable(images.toString(), x, y, fsil.api.ClassTable.numbered(max + 1).names());
     }
 }

@@ -16,13 +16,16 @@ public final class NpyArray {
     private final String source;
     private final int[] shape;
     private final NpyDType dtype;
+    private final int itemSize;
     private final boolean fortranOrder;
     private final ByteBuffer data;
 
-    NpyArray(String source, int[] shape, NpyDType dtype, ByteOrder order, boolean fortranOrder, byte[] data) {
+    NpyArray(String source, int[] shape, NpyDType dtype, int itemSize, ByteOrder order, boolean fortranOrder,
+             byte[] data) {
         this.source = source;
         this.shape = shape.clone();
         this.dtype = dtype;
+        this.itemSize = itemSize;
         this.fortranOrder = fortranOrder;
         this.data = ByteBuffer.wrap(data).order(order);
     }
@@ -70,6 +73,7 @@ public final class NpyArray {
             }
             case FLOAT32 -> data.getFloat(at);
             case FLOAT64 -> data.getDouble(at);
+            case UNICODE -> throw new IllegalStateException("unicode elements are not numbers");
         };
     }
 
@@ -77,17 +81,28 @@ public final class NpyArray {
      * The array as an n x d float32 feature matrix. A 2-d array maps directly; a 1-d array becomes n x 1; arrays
      * with more dimensions (e.g. n x 28 x 28 images) are flattened per sample in C order.
      *
-     * @throws InvalidDataException on NaN/Inf (with row and column), 0-d arrays, or float64 values that overflow
-     *                              float32
+     * @throws InvalidDataException on NaN/Inf (with row and column), 0-d arrays, no rows, no columns (shape
+     *                              (n, 0)), strings, or float64 values that overflow float32
      */
     public FeatureMatrix toFeatureMatrix() {
         if (shape.length == 0) {
             throw new InvalidDataException(source + ": expected a 2-d array (samples x features) but got a scalar");
         }
+        if (dtype == NpyDType.UNICODE) {
+            throw new InvalidDataException(source + ": features must be numbers, got a unicode string array");
+        }
         int n = shape[0];
+        if (n == 0) {
+            throw new InvalidDataException(source + ": features of shape " + NpyReader.shapeString(shape)
+                    + " have no samples");
+        }
         long dLong = 1;
         for (int k = 1; k < shape.length; k++) {
-            dLong *= shape[k];
+            dLong *= shape[k]; // n * dLong elements fit in the data, so this cannot overflow once n >= 1
+        }
+        if (dLong == 0) {
+            throw new InvalidDataException(source + ": features of shape " + NpyReader.shapeString(shape)
+                    + " have no feature columns");
         }
         int d = (int) dLong;
         float[] out = new float[n * d];
@@ -132,9 +147,9 @@ public final class NpyArray {
      * values are all whole numbers; shape (n) or (n, 1).
      */
     public int[] toLabels() {
-        if (!(shape.length == 1 || (shape.length == 2 && shape[1] == 1))) {
-            throw new InvalidDataException(source + ": labels must be a 1-d array of n integers, got shape "
-                    + Arrays.toString(shape));
+        checkLabelShape();
+        if (dtype == NpyDType.UNICODE) {
+            throw new InvalidDataException(source + ": expected integer labels, got a unicode string array");
         }
         int n = shape[0];
         int[] out = new int[n];
@@ -152,18 +167,74 @@ public final class NpyArray {
         return out;
     }
 
-    /** All elements in C order as doubles (small arrays only: metadata, index lists). */
-    public double[] toDoubles() {
-        FeatureMatrix m = shape.length == 0 ? null : toFeatureMatrix();
-        if (m == null) {
-            return new double[]{element(0)};
+    private void checkLabelShape() {
+        if (!(shape.length == 1 || (shape.length == 2 && shape[1] == 1))) {
+            throw new InvalidDataException(source + ": labels must be a 1-d array of n values, got shape "
+                    + NpyReader.shapeString(shape));
         }
-        float[] f = m.rawData();
-        double[] out = new double[f.length];
-        for (int i = 0; i < f.length; i++) {
-            out[i] = f[i];
+    }
+
+    /** Largest integer a float label may hold exactly (2^53). */
+    private static final double MAX_EXACT_FLOAT_LABEL = 9007199254740992.0;
+
+    /**
+     * The array as labels the way users have them: integers of any value (integer dtypes, or float dtypes whose
+     * values are all whole numbers up to 2^53 in magnitude) or text (NumPy unicode arrays {@code <U..}/{@code
+     * >U..}, trailing NULs removed as NumPy does); shape (n) or (n, 1). {@link LabelEncoder} maps them to class ids.
+     */
+    public RawLabels toLabelValues() {
+        checkLabelShape();
+        int n = shape[0];
+        if (dtype == NpyDType.UNICODE) {
+            String[] out = new String[n];
+            int chars = itemSize / 4;
+            int[] cps = new int[chars];
+            for (int i = 0; i < n; i++) {
+                int len = 0;
+                for (int c = 0; c < chars; c++) {
+                    int cp = data.getInt(i * itemSize + 4 * c);
+                    if (cp != 0) {
+                        len = c + 1;
+                    }
+                    cps[c] = cp;
+                }
+                for (int c = 0; c < len; c++) {
+                    if (cps[c] < 0 || cps[c] > Character.MAX_CODE_POINT
+                            || (cps[c] >= Character.MIN_SURROGATE && cps[c] <= Character.MAX_SURROGATE)) {
+                        throw new InvalidDataException(source + ": label at index " + i + " holds an invalid"
+                                + " character code " + Integer.toUnsignedString(cps[c]) + " at position " + c);
+                    }
+                }
+                out[i] = new String(cps, 0, len);
+            }
+            return RawLabels.ofTexts(source, out);
         }
-        return out;
+        long[] out = new long[n];
+        for (int i = 0; i < n; i++) {
+            int at = i * dtype.size;
+            long v;
+            if (dtype == NpyDType.INT64) {
+                v = data.getLong(at);
+            } else if (dtype == NpyDType.UINT64) {
+                v = data.getLong(at);
+                if (v < 0) {
+                    throw new InvalidDataException(source + ": label " + Long.toUnsignedString(v) + " at index " + i
+                            + " is out of range; integer labels must fit in int64");
+                }
+            } else {
+                double d = element(i);
+                if (!Double.isFinite(d) || d != Math.rint(d)) {
+                    throw new InvalidDataException(source + ": label " + d + " at index " + i + " is not an integer");
+                }
+                if (Math.abs(d) > MAX_EXACT_FLOAT_LABEL) {
+                    throw new InvalidDataException(source + ": float label " + d + " at index " + i + " is beyond"
+                            + " 2^53, where floats no longer hold every integer; save integer labels");
+                }
+                v = (long) d;
+            }
+            out[i] = v;
+        }
+        return RawLabels.ofInts(source, out);
     }
 
     /** The raw uint8 bytes in C order (for image caches stored as {@code |u1}). */
@@ -177,6 +248,7 @@ public final class NpyArray {
 
     @Override
     public String toString() {
-        return "NpyArray[" + source + ", " + dtype + " " + Arrays.toString(shape) + (fortranOrder ? ", F]" : "]");
+        return "NpyArray[" + source + ", " + dtype + (dtype == NpyDType.UNICODE ? "" + itemSize / 4 : "") + " "
+                + Arrays.toString(shape) + (fortranOrder ? ", F]" : "]");
     }
 }

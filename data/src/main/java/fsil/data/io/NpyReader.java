@@ -5,10 +5,8 @@ import fsil.api.InvalidDataException;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,18 +39,11 @@ public final class NpyReader {
     /** Reads a whole .npy file. */
     public static NpyArray read(Path file) {
         String source = file.toString();
-        long length;
-        try {
-            length = Files.size(file);
-        } catch (NoSuchFileException e) {
-            throw new InvalidDataException(source + ": file not found");
-        } catch (IOException e) {
-            throw new UncheckedIOException(source + ": cannot read: " + e.getMessage(), e);
-        }
+        long length = InputFiles.size(file);
         try (InputStream in = Files.newInputStream(file)) {
             return read(source, in, length);
         } catch (IOException e) {
-            throw new UncheckedIOException(source + ": cannot read: " + e.getMessage(), e);
+            throw InputFiles.unreadable(source, e);
         }
     }
 
@@ -61,7 +52,7 @@ public final class NpyReader {
         try {
             return read(source, new ByteArrayInputStream(bytes), bytes.length);
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            throw InputFiles.unreadable(source, e);
         }
     }
 
@@ -124,17 +115,18 @@ public final class NpyReader {
         Matcher shapeM = SHAPE.matcher(header);
         if (!descr.find() || !fortran.find() || !shapeM.find()) {
             throw new InvalidDataException(source + ": malformed .npy header (needs 'descr', 'fortran_order' and"
-                    + " 'shape'): " + abbreviate(header.strip()));
+                    + " 'shape'): " + InputFiles.oneLine(header.strip()));
         }
         NpyDType.Parsed dtype = NpyDType.parse(descr.group(2), source);
         int[] shape = parseShape(shapeM.group(1), source);
-        long elements = 1;
-        for (int s : shape) {
-            elements = Math.multiplyExact(elements, (long) s);
-        }
+        String descrText = InputFiles.oneLine(descr.group(2), 40);
         long dataBytes;
         try {
-            dataBytes = Math.multiplyExact(elements, (long) dtype.type().size);
+            long elements = 1;
+            for (int s : shape) {
+                elements = Math.multiplyExact(elements, (long) s);
+            }
+            dataBytes = Math.multiplyExact(elements, (long) dtype.itemSize());
         } catch (ArithmeticException e) {
             dataBytes = Long.MAX_VALUE;
         }
@@ -146,22 +138,22 @@ public final class NpyReader {
             long available = totalLength - prefix;
             if (available < dataBytes) {
                 throw new InvalidDataException(source + ": truncated .npy file: shape " + shapeString(shape) + " of "
-                        + descr.group(2) + " needs " + dataBytes + " data bytes but only " + available
+                        + descrText + " needs " + dataBytes + " data bytes but only " + available
                         + " follow the header");
             }
             if (available > dataBytes) {
                 throw new InvalidDataException(source + ": .npy file has " + (available - dataBytes)
-                        + " unexpected bytes after the data of shape " + shapeString(shape) + " (" + descr.group(2)
+                        + " unexpected bytes after the data of shape " + shapeString(shape) + " (" + descrText
                         + "): the header does not match the data");
             }
         }
         byte[] data = in.readNBytes((int) dataBytes);
         if (data.length < dataBytes) {
             throw new InvalidDataException(source + ": truncated .npy file: shape " + shapeString(shape) + " of "
-                    + descr.group(2) + " needs " + dataBytes + " data bytes but only " + data.length + " follow");
+                    + descrText + " needs " + dataBytes + " data bytes but only " + data.length + " follow");
         }
         boolean isFortran = fortran.group(1).equals("True");
-        return new NpyArray(source, shape, dtype.type(), dtype.order(), isFortran, data);
+        return new NpyArray(source, shape, dtype.type(), dtype.itemSize(), dtype.order(), isFortran, data);
     }
 
     private static int[] parseShape(String inner, String source) {
@@ -178,16 +170,18 @@ public final class NpyReader {
             try {
                 v = Long.parseLong(p);
             } catch (NumberFormatException e) {
-                throw new InvalidDataException(source + ": malformed shape (" + inner + ") in the .npy header");
+                throw new InvalidDataException(source + ": malformed shape (" + InputFiles.oneLine(inner, 60)
+                        + ") in the .npy header");
             }
             if (v < 0 || v > Integer.MAX_VALUE) {
-                throw new InvalidDataException(source + ": dimension " + v + " in shape (" + inner
-                        + ") is out of range");
+                throw new InvalidDataException(source + ": dimension " + v + " in shape ("
+                        + InputFiles.oneLine(inner, 60) + ") is out of range");
             }
             dims.add((int) v);
         }
         if (dims.size() > 32) {
-            throw new InvalidDataException(source + ": shape (" + inner + ") has more than 32 dimensions");
+            throw new InvalidDataException(source + ": shape (" + InputFiles.oneLine(inner, 60)
+                    + ") has more than 32 dimensions");
         }
         return dims.stream().mapToInt(Integer::intValue).toArray();
     }
@@ -198,9 +192,5 @@ public final class NpyReader {
             sb.append(shape[i]).append(i == 0 && shape.length == 1 ? "," : (i < shape.length - 1 ? ", " : ""));
         }
         return sb.append(')').toString();
-    }
-
-    private static String abbreviate(String s) {
-        return s.length() <= 200 ? s : s.substring(0, 200) + "...";
     }
 }

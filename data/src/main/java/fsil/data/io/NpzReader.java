@@ -4,7 +4,6 @@ import fsil.api.InvalidDataException;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Enumeration;
@@ -19,7 +18,7 @@ import java.util.zip.ZipFile;
  * entries. Entry names with path traversal ({@code ..}, absolute paths, backslashes, drive letters) are rejected,
  * as are archives with more than {@link #MAX_ENTRIES} entries, entries whose declared or actual uncompressed size
  * exceeds {@link NpyReader#MAX_DATA_BYTES}, and entries whose compression ratio exceeds {@link #MAX_RATIO}
- * (zip bombs). Every error names the archive and the entry.
+ * (zip bombs), and archives holding two entries of the same name. Every error names the archive and the entry.
  */
 public final class NpzReader {
     public static final int MAX_ENTRIES = 1024;
@@ -31,9 +30,7 @@ public final class NpzReader {
 
     /** All arrays of the archive by key (entry name without {@code .npy}), in archive order. */
     public static Map<String, NpyArray> read(Path file) {
-        if (!Files.exists(file)) {
-            throw new InvalidDataException(file + ": file not found");
-        }
+        InputFiles.requireRegularFile(file);
         Map<String, NpyArray> out = new LinkedHashMap<>();
         try (ZipFile zip = new ZipFile(file.toFile())) {
             if (zip.size() > MAX_ENTRIES) {
@@ -44,8 +41,8 @@ public final class NpzReader {
             while (entries.hasMoreElements()) {
                 ZipEntry e = entries.nextElement();
                 String name = e.getName();
-                String source = file + "!" + name;
                 checkName(file, name);
+                String source = file + "!" + InputFiles.oneLine(name, 80);
                 if (e.isDirectory()) {
                     throw new InvalidDataException(source + ": .npz archives hold only .npy files, found a"
                             + " directory entry");
@@ -63,15 +60,27 @@ public final class NpzReader {
                     throw new InvalidDataException(source + ": entry expands " + (size / csize) + "-fold ("
                             + csize + " -> " + size + " bytes); refusing a suspected zip bomb");
                 }
+                String key = name.substring(0, name.length() - 4);
+                if (out.containsKey(key)) {
+                    throw new InvalidDataException(source + ": the archive holds two entries with this name;"
+                            + " refusing to guess which one is meant");
+                }
                 try (InputStream in = new BoundedInputStream(zip.getInputStream(e),
                         size >= 0 ? size : NpyReader.MAX_DATA_BYTES, source)) {
-                    out.put(name.substring(0, name.length() - 4), NpyReader.read(source, in, size));
+                    out.put(key, NpyReader.read(source, in, size));
+                } catch (IOException ex) {
+                    throw InputFiles.unreadable(source, ex);
                 }
             }
         } catch (ZipException e) {
-            throw new InvalidDataException(file + ": not a valid .npz (zip) archive: " + e.getMessage(), e);
+            throw new InvalidDataException(file + ": not a valid .npz (zip) archive: "
+                    + InputFiles.oneLine(e.getMessage()), e);
         } catch (IOException e) {
-            throw new UncheckedIOException(file + ": cannot read: " + e.getMessage(), e);
+            throw InputFiles.unreadable(file.toString(), e);
+        } catch (IllegalArgumentException e) {
+            // ZipFile reports entry names that are not valid UTF-8 (and other malformed central directories) so
+            throw new InvalidDataException(file + ": not a valid .npz (zip) archive: "
+                    + InputFiles.oneLine(e.getMessage()), e);
         }
         if (out.isEmpty()) {
             throw new InvalidDataException(file + ": .npz archive holds no arrays");
@@ -88,8 +97,8 @@ public final class NpzReader {
             }
         }
         if (bad) {
-            throw new InvalidDataException(file + ": .npz entry name '" + name + "' contains path traversal or an"
-                    + " absolute path; refusing the archive");
+            throw new InvalidDataException(file + ": .npz entry name '" + InputFiles.oneLine(name, 80)
+                    + "' contains path traversal or an absolute path; refusing the archive");
         }
     }
 
@@ -103,12 +112,12 @@ public final class NpzReader {
         NpyArray x = pick(arrays, FEATURE_KEYS, file, "features");
         NpyArray y = pick(arrays, LABEL_KEYS, file, "labels");
         var features = x.toFeatureMatrix();
-        int[] labels = y.toLabels();
-        if (features.rows() != labels.length) {
-            throw new InvalidDataException(file + ": " + labels.length + " labels ('" + y.source() + "') but "
+        RawLabels labels = y.toLabelValues();
+        if (features.rows() != labels.size()) {
+            throw new InvalidDataException(file + ": " + labels.size() + " labels ('" + y.source() + "') but "
                     + features.rows() + " feature rows ('" + x.source() + "')");
         }
-        return new LabeledTable(file.toString(), features, labels, java.util.List.of());
+        return LabeledTable.of(file.toString(), features, labels);
     }
 
     private static NpyArray pick(Map<String, NpyArray> arrays, String[] keys, Path file, String what) {
@@ -118,7 +127,7 @@ public final class NpzReader {
             }
         }
         throw new InvalidDataException(file + ": no " + what + " array; expected one of the keys "
-                + String.join(", ", keys) + " but the archive has " + arrays.keySet());
+                + String.join(", ", keys) + " but the archive has " + InputFiles.oneLine(arrays.keySet().toString()));
     }
 
     /** Fails once more than {@code limit} bytes are read (protects against lying size fields). */

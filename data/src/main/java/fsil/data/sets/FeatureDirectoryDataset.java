@@ -7,28 +7,40 @@ import fsil.api.InvalidDataException;
 import fsil.api.LabeledData;
 import fsil.data.RawDataset;
 import fsil.data.SplitSet;
-import fsil.data.io.LabeledTable;
+import fsil.data.io.InputFiles;
+import fsil.data.io.LabelEncoder;
 import fsil.data.io.NpyReader;
+import fsil.data.io.RawLabels;
+import fsil.data.io.TextLines;
 import fsil.data.split.SplitFiles;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.IntStream;
 
 /**
  * User features in a directory (dataset name {@code dir:/path/to/dir}):
  * <ul>
- *   <li>{@code features.npy}: n x d float32 or float64 (any numeric dtype is converted to float32);</li>
- *   <li>{@code labels.npy}: n integer class ids (0..K-1);</li>
+ *   <li>{@code features.npy}: n x d float32 or float64 (any numeric dtype is converted to float32), n, d >= 1;</li>
+ *   <li>{@code labels.npy}: n labels: integers of any value (e.g. 100, 103, ...) or NumPy unicode strings. They
+ *       are mapped to class ids 0..K-1 as {@code np.unique(labels, return_inverse=True)} maps them (sorted
+ *       distinct values; the union with test_labels.npy when that exists), see {@link LabelEncoder};</li>
  *   <li>optional {@code test_features.npy} + {@code test_labels.npy}: a separate test set; otherwise
- *       optional {@code splits/test_indices.txt} (indices into features.npy); otherwise a stratified 30% per
+ *       optional {@code splits/test_indices.txt} (row indices into features.npy); otherwise a stratified 30% per
  *       class with seed 1993 is held out as test set (documented, deterministic);</li>
- *   <li>optional {@code classes.txt}: one class name per line, line k names class k;</li>
- *   <li>optional {@code splits/base.txt}, {@code splits/validation.txt}, {@code splits/novel.txt}: class ids;
- *       without them every class is novel and none is base (so only the identity backbone applies);</li>
- *   <li>optional {@code splits/fscil.txt} (see {@link SplitFiles}).</li>
+ *   <li>optional {@code classes.txt}: class names for integer labels, one per line (blank lines ignored). With
+ *       exactly K lines, line k names the k-th smallest label (class id k); with more lines, line v names the
+ *       label <em>value</em> v (so every label must be in 0..lines-1). Without it the names are the original
+ *       labels as text. Not allowed with string labels, which name their classes themselves;</li>
+ *   <li>optional {@code splits/base.txt}, {@code splits/validation.txt}, {@code splits/novel.txt}: classes given
+ *       by their <em>original</em> labels (whitespace separated), translated to class ids; without them every
+ *       class is novel and none is base (so only the identity backbone applies);</li>
+ *   <li>optional {@code splits/fscil.txt}: {@code base <original labels>} and {@code session <row indices into
+ *       the training set>} lines (see {@link SplitFiles}).</li>
  * </ul>
  */
 public final class FeatureDirectoryDataset {
@@ -46,79 +58,141 @@ public final class FeatureDirectoryDataset {
         Path fy = dir.resolve("labels.npy");
         if (!Files.exists(fx) || !Files.exists(fy)) {
             throw new FsilException("feature directory " + dir + " must hold features.npy (n x d float32/float64)"
-                    + " and labels.npy (n ints); missing " + (Files.exists(fx) ? fy : fx).getFileName());
+                    + " and labels.npy (n labels); missing " + (Files.exists(fx) ? fy : fx).getFileName());
         }
-        LabeledData all = read(fx, fy);
-        LabeledData train;
-        LabeledData test;
         Path tx = dir.resolve("test_features.npy");
         Path ty = dir.resolve("test_labels.npy");
-        Path testIdx = dir.resolve("splits").resolve("test_indices.txt");
-        if (Files.exists(tx) || Files.exists(ty)) {
-            train = all;
-            test = read(tx, ty);
-            if (test.dimension() != train.dimension()) {
-                throw new InvalidDataException(tx + ": test features have " + test.dimension()
-                        + " columns but features.npy has " + train.dimension());
+        boolean separateTest = Files.exists(tx) || Files.exists(ty);
+        if (separateTest && !(Files.exists(tx) && Files.exists(ty))) {
+            throw new InvalidDataException("feature directory " + dir + ": " + (Files.exists(tx) ? tx : ty)
+                    .getFileName() + " needs " + (Files.exists(tx) ? ty : tx).getFileName() + " beside it");
+        }
+        FeatureMatrix x = features(fx);
+        RawLabels y = labels(fy, x.rows(), fx);
+        FeatureMatrix xTest = null;
+        RawLabels yTest = null;
+        if (separateTest) {
+            xTest = features(tx);
+            yTest = labels(ty, xTest.rows(), tx);
+            if (xTest.cols() != x.cols()) {
+                throw new InvalidDataException(tx + ": test features have " + xTest.cols()
+                        + " columns but features.npy has " + x.cols());
             }
+        }
+        LabelEncoder.Encoding enc = LabelEncoder.encode(separateTest ? List.of(y, yTest) : List.of(y));
+        LabeledData all = new LabeledData(x, enc.ids(0));
+        LabeledData train;
+        LabeledData test;
+        if (separateTest) {
+            train = all;
+            test = new LabeledData(xTest, enc.ids(1));
         } else {
+            Path testIdx = dir.resolve("splits").resolve("test_indices.txt");
             int[] idx = Files.exists(testIdx) ? SplitFiles.ints(SplitFiles.fileLines(testIdx), testIdx.toString())
                     : Partitions.stratifiedTestIndices(all.labels(), 0.3, 1993);
             Partitions.TrainTest tt = Partitions.byTestIndices(all, idx, testIdx.toString());
             train = tt.train();
             test = tt.test();
         }
-        int numClasses = Math.max(max(train.labels()), max(test.labels())) + 1;
-        ClassTable classes = ClassTable.numbered(numClasses);
-        Path names = dir.resolve("classes.txt");
-        if (Files.exists(names)) {
-            List<String> lines;
-            try {
-                lines = Files.readAllLines(names).stream().map(String::strip).filter(s -> !s.isEmpty()).toList();
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(names + ": " + e.getMessage(), e);
-            }
-            if (lines.size() < numClasses) {
-                throw new InvalidDataException(names + ": " + lines.size() + " class names but the labels use "
-                        + numClasses + " classes (0.." + (numClasses - 1) + ")");
-            }
-            classes = new ClassTable(lines, List.of());
-            numClasses = lines.size();
-        }
+        int numClasses = enc.size();
+        ClassTable classes = new ClassTable(classNames(dir.resolve("classes.txt"), enc), List.of());
         Path splits = dir.resolve("splits");
-        int[] base = classList(splits.resolve("base.txt"), numClasses);
-        int[] validation = classList(splits.resolve("validation.txt"), numClasses);
-        int[] novel = Files.exists(splits.resolve("novel.txt")) ? classList(splits.resolve("novel.txt"), numClasses)
+        int[] base = classList(splits.resolve("base.txt"), enc);
+        int[] validation = classList(splits.resolve("validation.txt"), enc);
+        int[] novel = Files.exists(splits.resolve("novel.txt")) ? classList(splits.resolve("novel.txt"), enc)
                 : complement(numClasses, base, validation);
         Path fscilFile = splits.resolve("fscil.txt");
-        Optional<SplitSet.FscilSplit> fscil = Files.exists(fscilFile)
-                ? Optional.of(SplitFiles.parseFscil(SplitFiles.fileLines(fscilFile), fscilFile.toString()))
-                : Optional.empty();
+        Optional<SplitSet.FscilSplit> fscil = Optional.empty();
+        if (Files.exists(fscilFile)) {
+            String source = fscilFile.toString();
+            SplitSet.FscilSplit f = SplitFiles.parseFscil(SplitFiles.fileLines(fscilFile), source,
+                    label -> classId(enc, label, source));
+            for (int[] session : f.sessionSamples()) {
+                for (int i : session) {
+                    if (i >= train.size()) {
+                        throw new InvalidDataException(source + ": session sample " + i + " is out of range; the"
+                                + " training set has " + train.size() + " samples");
+                    }
+                }
+            }
+            fscil = Optional.of(f);
+        }
         return new RawDataset(PREFIX + dir.toAbsolutePath().normalize(), classes, train, test,
                 new SplitSet(base, validation, novel, fscil), 0);
     }
 
-    /** Reads a features/labels pair of .npy files and checks that they match. */
+    /** Reads a features/labels pair of .npy files, checks that they match, and maps the labels to 0..K-1. */
     public static LabeledData read(Path features, Path labels) {
-        FeatureMatrix x = NpyReader.read(features).toFeatureMatrix();
-        int[] y = NpyReader.read(labels).toLabels();
-        if (x.rows() != y.length) {
-            throw new InvalidDataException(labels + ": " + y.length + " labels but " + features.getFileName()
-                    + " has " + x.rows() + " rows; every feature row needs exactly one label");
-        }
-        return new LabeledTable(features.toString(), x, y, List.of()).data();
+        FeatureMatrix x = features(features);
+        LabelEncoder.Encoding enc = LabelEncoder.encode(labels(labels, x.rows(), features));
+        return new LabeledData(x, enc.ids(0));
     }
 
-    private static int[] classList(Path file, int numClasses) {
+    private static FeatureMatrix features(Path file) {
+        return NpyReader.read(file).toFeatureMatrix();
+    }
+
+    private static RawLabels labels(Path file, int rows, Path features) {
+        RawLabels y = NpyReader.read(file).toLabelValues();
+        if (y.size() != rows) {
+            throw new InvalidDataException(file + ": " + y.size() + " labels but " + features.getFileName()
+                    + " has " + rows + " rows; every feature row needs exactly one label");
+        }
+        return y;
+    }
+
+    /** The class names: from classes.txt (see the class comment) or the original labels. */
+    static List<String> classNames(Path file, LabelEncoder.Encoding enc) {
+        if (!Files.exists(file)) {
+            return enc.names();
+        }
+        if (enc.isText()) {
+            throw new InvalidDataException(file + ": the labels are strings, which already name the classes;"
+                    + " remove classes.txt (it names integer labels only)");
+        }
+        List<String> lines = TextLines.readAll(file).stream().map(String::strip).filter(s -> !s.isEmpty())
+                .toList();
+        int k = enc.size();
+        if (lines.size() == k) {
+            return lines;
+        }
+        long[] values = enc.intValues();
+        long min = values[0];
+        long max = values[values.length - 1];
+        if (lines.size() > k && min >= 0 && max < lines.size()) {
+            List<String> out = new ArrayList<>(k);
+            for (long v : values) {
+                out.add(lines.get((int) v));
+            }
+            return out;
+        }
+        throw new InvalidDataException(file + ": " + lines.size() + " class names, but the labels have " + k
+                + " distinct values from " + min + " to " + max + "; list either " + k + " names (line k names the"
+                + " k-th smallest label) or one name for every label value 0.." + max);
+    }
+
+    private static int classId(LabelEncoder.Encoding enc, String label, String source) {
+        int id = enc.idOf(label);
+        if (id < 0) {
+            throw new InvalidDataException(source + ": class '" + InputFiles.oneLine(label, 60) + "' does not"
+                    + " occur in the labels (split files list classes by their original labels)");
+        }
+        return id;
+    }
+
+    private static int[] classList(Path file, LabelEncoder.Encoding enc) {
         if (!Files.exists(file)) {
             return new int[0];
         }
-        int[] ids = SplitFiles.ints(SplitFiles.fileLines(file), file.toString());
+        String source = file.toString();
+        int[] ids = SplitFiles.fileLines(file).stream().flatMap(l -> Arrays.stream(l.split("\\s+")))
+                .mapToInt(label -> classId(enc, label, source)).toArray();
+        boolean[] seen = new boolean[enc.size()];
         for (int c : ids) {
-            if (c >= numClasses) {
-                throw new InvalidDataException(file + ": class " + c + " does not exist (the data has " + numClasses
-                        + " classes)");
+            if (seen[c]) {
+                throw new InvalidDataException(source + ": class '" + enc.names().get(c) + "' is listed twice");
             }
+            seen[c] = true;
         }
         return ids;
     }
@@ -131,10 +205,6 @@ public final class FeatureDirectoryDataset {
         for (int c : b) {
             used[c] = true;
         }
-        return java.util.stream.IntStream.range(0, n).filter(c -> !used[c]).toArray();
-    }
-
-    private static int max(int[] a) {
-        return Arrays.stream(a).max().orElse(-1);
+        return IntStream.range(0, n).filter(c -> !used[c]).toArray();
     }
 }

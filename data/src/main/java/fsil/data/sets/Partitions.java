@@ -23,7 +23,7 @@ public final class Partitions {
     public static TrainTest byTestIndices(LabeledData all, int[] testIndices, String source) {
         boolean[] isTest = new boolean[all.size()];
         for (int i : testIndices) {
-            if (i >= all.size()) {
+            if (i < 0 || i >= all.size()) {
                 throw new InvalidDataException(source + ": test index " + i + " is out of range; the data has "
                         + all.size() + " samples");
             }
@@ -52,23 +52,31 @@ public final class Partitions {
      * samples (at least one training sample is always kept). Returns the sorted test indices.
      */
     public static int[] stratifiedTestIndices(int[] labels, double fraction, long seed) {
-        int max = Arrays.stream(labels).max().orElse(-1);
-        List<List<Integer>> byClass = new ArrayList<>();
-        for (int c = 0; c <= max; c++) {
-            byClass.add(new ArrayList<>());
-        }
+        // (label, index) pairs sorted: the samples of each class in file order, classes ascending. Nothing is
+        // allocated by label value, so sparse labels (e.g. 10^9) cost nothing extra.
+        long[] keyed = new long[labels.length];
         for (int i = 0; i < labels.length; i++) {
-            byClass.get(labels[i]).add(i);
+            keyed[i] = ((long) labels[i] << 32) | i;
         }
+        Arrays.sort(keyed);
         List<Integer> test = new ArrayList<>();
-        for (int c = 0; c <= max; c++) {
-            int[] idx = byClass.get(c).stream().mapToInt(Integer::intValue).toArray();
+        for (int from = 0; from < keyed.length; ) {
+            int c = (int) (keyed[from] >> 32);
+            int to = from;
+            while (to < keyed.length && (int) (keyed[to] >> 32) == c) {
+                to++;
+            }
+            int[] idx = new int[to - from];
+            for (int j = 0; j < idx.length; j++) {
+                idx[j] = (int) keyed[from + j];
+            }
             UniformRandomProvider rng = RandomStreams.child(seed, c);
             RandomStreams.shuffle(idx, rng);
             int k = Math.min((int) Math.round(fraction * idx.length), idx.length - 1);
             for (int j = 0; j < k; j++) {
                 test.add(idx[j]);
             }
+            from = to;
         }
         return test.stream().mapToInt(Integer::intValue).sorted().toArray();
     }

@@ -3,6 +3,8 @@ package fsil.data.split;
 import fsil.api.FsilException;
 import fsil.api.InvalidDataException;
 import fsil.data.SplitSet;
+import fsil.data.io.InputFiles;
+import fsil.data.io.TextLines;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -10,12 +12,12 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.ToIntFunction;
 
 /**
  * Reads the committed split files: the classpath resources under {@code fsil/splits/<dataset>/} and a user
@@ -57,11 +59,17 @@ public final class SplitFiles {
 
     /** Lines of a split file on disk, comments and blank lines removed. */
     public static List<String> fileLines(Path file) {
-        try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            return lines(r);
-        } catch (IOException e) {
-            throw new UncheckedIOException(file + ": " + e.getMessage(), e);
+        List<String> out = new ArrayList<>();
+        for (String line : TextLines.readAll(file)) {
+            int hash = line.indexOf('#');
+            if (hash >= 0) {
+                line = line.substring(0, hash);
+            }
+            if (!line.isBlank()) {
+                out.add(line.strip());
+            }
         }
+        return out;
     }
 
     private static List<String> lines(BufferedReader r) throws IOException {
@@ -93,7 +101,8 @@ public final class SplitFiles {
             }
             return v;
         } catch (NumberFormatException e) {
-            throw new InvalidDataException(source + ": '" + s + "' is not a non-negative integer index");
+            throw new InvalidDataException(source + ": '" + InputFiles.oneLine(s, 40)
+                    + "' is not a non-negative integer index");
         }
     }
 
@@ -116,15 +125,23 @@ public final class SplitFiles {
 
     /** Parses the {@code fscil.txt} format. */
     public static SplitSet.FscilSplit parseFscil(List<String> lines, String source) {
+        return parseFscil(lines, source, s -> parse(s, source));
+    }
+
+    /**
+     * Parses the {@code fscil.txt} format, translating each token of the {@code base} line with {@code classId}
+     * (e.g. from a user's original labels to class ids); session lines hold sample indices.
+     */
+    public static SplitSet.FscilSplit parseFscil(List<String> lines, String source, ToIntFunction<String> classId) {
         int[] base = null;
         List<int[]> sessions = new ArrayList<>();
         for (String line : lines) {
             String[] parts = line.split("\\s+", 2);
-            int[] values = parts.length < 2 ? new int[0] : ints(List.of(parts[1]), source);
             switch (parts[0]) {
-                case "base" -> base = values;
-                case "session" -> sessions.add(values);
-                default -> throw new InvalidDataException(source + ": line '" + line
+                case "base" -> base = parts.length < 2 ? new int[0]
+                        : Arrays.stream(parts[1].split("\\s+")).mapToInt(classId).toArray();
+                case "session" -> sessions.add(parts.length < 2 ? new int[0] : ints(List.of(parts[1]), source));
+                default -> throw new InvalidDataException(source + ": line '" + InputFiles.oneLine(line, 60)
                         + "' must start with 'base' or 'session'");
             }
         }

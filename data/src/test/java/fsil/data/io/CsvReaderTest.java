@@ -32,8 +32,9 @@ class CsvReaderTest {
         LabeledTable t = CsvReader.read(file("a.csv", "x1,x2,y\n# comment\n1.5,2,0\n\n3,4e-1,2\n"));
         assertEquals(2, t.features().rows());
         assertArrayEquals(new float[]{1.5f, 2f, 3f, 0.4f}, t.features().rawData());
-        assertArrayEquals(new int[]{0, 2}, t.labels());
-        assertEquals(3, t.classes().size());
+        // labels 0 and 2 are the two classes 0 and 1, named by their original labels (np.unique)
+        assertArrayEquals(new int[]{0, 1}, t.labels());
+        assertEquals(List.of("0", "2"), t.classes().names());
     }
 
     @Test

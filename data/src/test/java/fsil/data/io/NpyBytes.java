@@ -10,12 +10,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** Builds .npy byte images by hand (any dtype, order, version) for reader tests. */
-final class NpyBytes {
+public final class NpyBytes {
 
     private NpyBytes() {
     }
 
-    static byte[] build(int major, String header, byte[] data) {
+    public static byte[] build(int major, String header, byte[] data) {
         byte[] h = header.getBytes(StandardCharsets.ISO_8859_1);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         out.write(0x93);
@@ -34,13 +34,13 @@ final class NpyBytes {
         return out.toByteArray();
     }
 
-    static String header(String descr, boolean fortran, String shape) {
+    public static String header(String descr, boolean fortran, String shape) {
         return "{'descr': '" + descr + "', 'fortran_order': " + (fortran ? "True" : "False") + ", 'shape': " + shape
                 + ", }\n";
     }
 
     /** Values (as doubles) encoded with the dtype and byte order of descr, in the given storage order. */
-    static byte[] encode(String descr, double... values) {
+    public static byte[] encode(String descr, double... values) {
         ByteOrder order = descr.charAt(0) == '>' ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
         int size = Integer.parseInt(descr.substring(2));
         ByteBuffer b = ByteBuffer.allocate(values.length * size).order(order);
@@ -57,7 +57,26 @@ final class NpyBytes {
         return b.array();
     }
 
-    static Path write(Path dir, String name, byte[] bytes) {
+    /** NumPy unicode elements ({@code <U5}, {@code >U3}): each value as UCS-4 code points, NUL-padded. */
+    public static byte[] unicode(String descr, String... values) {
+        ByteOrder order = descr.charAt(0) == '>' ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
+        int chars = Integer.parseInt(descr.substring(2));
+        ByteBuffer b = ByteBuffer.allocate(values.length * chars * 4).order(order);
+        for (String v : values) {
+            int[] cps = v.codePoints().toArray();
+            for (int c = 0; c < chars; c++) {
+                b.putInt(c < cps.length ? cps[c] : 0);
+            }
+        }
+        return b.array();
+    }
+
+    /** A C-order .npy (format 1.0) of the given descr and shape holding {@code data}. */
+    public static byte[] npy(String descr, String shape, byte[] data) {
+        return build(1, header(descr, false, shape), data);
+    }
+
+    public static Path write(Path dir, String name, byte[] bytes) {
         try {
             Path p = dir.resolve(name);
             Files.write(p, bytes);

@@ -105,7 +105,8 @@ class NpyReaderTest {
     @Test
     void rejectsUnsupportedAndStructuredDtypes() {
         contains(fails(NpyBytes.build(1, NpyBytes.header("<c8", false, "(1,)"), new byte[8])), "unsupported dtype '<c8'");
-        contains(fails(NpyBytes.build(1, NpyBytes.header("<U3", false, "(1,)"), new byte[12])), "unsupported dtype");
+        contains(fails(NpyBytes.build(1, NpyBytes.header("<U3", false, "(1,)"), new byte[12])), "must be numbers");
+        contains(fails(NpyBytes.build(1, NpyBytes.header("|S3", false, "(1,)"), new byte[3])), "unsupported dtype");
         contains(fails(NpyBytes.build(1, "{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (1,), }\n",
                 new byte[4])), "structured");
     }

@@ -39,7 +39,10 @@ import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 /**
- * {@code glyphs}: an Omniglot-style many-class image dataset generated deterministically from the installed fonts.
+ * {@code glyphs}: an Omniglot-style many-class image dataset generated deterministically from a pinned set of font
+ * files: the committed manifest {@value #MANIFEST} lists each file (fonts-dejavu-core and fonts-noto-core) with
+ * its SHA-256; a missing or different file is an error that lists the difference and the package to install, and
+ * any other installed font is ignored ({@link #pinnedFonts()}).
  * One class per character ({@link GlyphSelection}), grouped by Unicode script ("alphabet"); each class has
  * {@code instances} 28x28 renderings ({@link GlyphRenderer}) in the fonts that truly draw it (a seeded shuffle of
  * those fonts, cycled when there are fewer fonts than instances), each with its own random distortion. The first
@@ -155,31 +158,119 @@ public final class GlyphsDataset {
         return List.of(Path.of("/usr/share/fonts"));
     }
 
-    /** All .ttf/.otf files under the font directories, sorted by path. */
-    public static List<Path> fontFiles() {
-        List<Path> out = new ArrayList<>();
-        for (Path dir : fontDirs()) {
-            if (!Files.isDirectory(dir)) {
-                continue;
+    /** The committed font manifest (classpath resource). */
+    public static final String MANIFEST = "fsil/data/glyphs/fonts.manifest";
+
+    /** A font file of the manifest: its path relative to a font directory, SHA-256 and Debian package. */
+    public record PinnedFont(String path, String sha256, String debianPackage) {
+    }
+
+    /** The entries of {@link #MANIFEST}. */
+    public static List<PinnedFont> manifest() {
+        List<PinnedFont> out = new ArrayList<>();
+        try (InputStream in = GlyphsDataset.class.getClassLoader().getResourceAsStream(MANIFEST)) {
+            if (in == null) {
+                throw new FsilException("glyphs: the font manifest " + MANIFEST + " is missing from the classpath");
             }
-            try (Stream<Path> s = Files.walk(dir)) {
-                s.filter(Files::isRegularFile).filter(p -> {
-                    String n = p.getFileName().toString().toLowerCase(Locale.ROOT);
-                    return n.endsWith(".ttf") || n.endsWith(".otf");
-                }).forEach(out::add);
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot list fonts in " + dir + ": " + e.getMessage(), e);
+            for (String line : new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).split("\n")) {
+                String t = line.strip();
+                if (t.isEmpty() || t.startsWith("#")) {
+                    continue;
+                }
+                String[] f = t.split("\\s+");
+                out.add(new PinnedFont(f[2], f[0], f[1]));
             }
+        } catch (IOException e) {
+            throw new UncheckedIOException(MANIFEST + ": " + e.getMessage(), e);
         }
-        out.sort((a, b) -> a.toString().compareTo(b.toString()));
         return out;
     }
 
-    /** Null when fonts-noto-core seems installed, else why glyphs is degraded and what to install. */
+    /** The pinned font files found on this machine, sorted by path, with their SHA-256. */
+    public record PinnedFonts(List<Path> files, List<String> hashes) {
+    }
+
+    /**
+     * Finds every file of the manifest in the font directories (the first directory that has it) and checks its
+     * SHA-256. Fonts that are not in the manifest are ignored, so installing other fonts never changes the data.
+     *
+     * @throws FsilException listing the missing files and the files whose checksum differs, with the Debian
+     *                       packages to install
+     */
+    public static PinnedFonts pinnedFonts() {
+        return pinnedFonts(fontDirs());
+    }
+
+    /** {@link #pinnedFonts()} looking in {@code dirs}. */
+    static PinnedFonts pinnedFonts(List<Path> dirs) {
+        List<PinnedFont> manifest = manifest();
+        Map<String, List<String>> missing = new java.util.TreeMap<>();
+        List<String> differ = new ArrayList<>();
+        Set<String> packages = new TreeSet<>();
+        List<Path> files = new ArrayList<>();
+        Map<Path, String> hashes = new java.util.HashMap<>();
+        for (PinnedFont f : manifest) {
+            Path found = null;
+            for (Path dir : dirs) {
+                Path candidate = dir.resolve(f.path());
+                if (Files.isRegularFile(candidate)) {
+                    found = candidate;
+                    break;
+                }
+            }
+            if (found == null) {
+                missing.computeIfAbsent(f.debianPackage(), k -> new ArrayList<>()).add(f.path());
+                packages.add(f.debianPackage());
+                continue;
+            }
+            String sha = sha256(found);
+            if (!sha.equals(f.sha256())) {
+                differ.add(found + " (expected " + f.sha256().substring(0, 12) + "..., found " + sha.substring(0, 12)
+                        + "...)");
+                packages.add(f.debianPackage());
+                continue;
+            }
+            files.add(found);
+            hashes.put(found, sha);
+        }
+        if (!missing.isEmpty() || !differ.isEmpty()) {
+            StringBuilder sb = new StringBuilder("glyphs: the fonts in " + dirs + " do not match the pinned"
+                    + " manifest " + MANIFEST + ":");
+            for (Map.Entry<String, List<String>> e : missing.entrySet()) {
+                List<String> l = e.getValue();
+                sb.append(" ").append(l.size()).append(" file").append(l.size() == 1 ? "" : "s").append(" of ")
+                        .append(e.getKey()).append(" missing (").append(String.join(", ", l.subList(0,
+                                Math.min(3, l.size())))).append(l.size() > 3 ? ", ... and " + (l.size() - 3)
+                                + " more" : "").append(");");
+            }
+            if (!differ.isEmpty()) {
+                sb.append(" ").append(differ.size()).append(" file").append(differ.size() == 1 ? "" : "s")
+                        .append(" with a different SHA-256 (").append(String.join(", ", differ.subList(0,
+                                Math.min(3, differ.size())))).append(differ.size() > 3 ? ", ... and "
+                                + (differ.size() - 3) + " more" : "").append(");");
+            }
+            sb.append(" install the Debian package").append(packages.size() == 1 ? "" : "s").append(" (apt-get install ")
+                    .append(String.join(" ", packages)).append("; the manifest was made with Debian 12's versions,"
+                            + " see its header)");
+            throw new FsilException(sb.toString());
+        }
+        files.sort((a, b) -> a.toString().compareTo(b.toString()));
+        return new PinnedFonts(List.copyOf(files), files.stream().map(hashes::get).toList());
+    }
+
+    /** The pinned font files (see {@link #pinnedFonts()}), sorted by path. */
+    public static List<Path> fontFiles() {
+        return pinnedFonts().files();
+    }
+
+    /** Null when every pinned font is installed unchanged, else what differs and what to install. */
     public static String missing() {
-        boolean noto = fontFiles().stream().anyMatch(p -> p.getFileName().toString().startsWith("NotoSans"));
-        return noto ? null : "no Noto fonts found in " + fontDirs() + ": install the Debian package " + FONT_PACKAGE
-                + " (apt-get install " + FONT_PACKAGE + "); without it only a few scripts are available";
+        try {
+            pinnedFonts();
+            return null;
+        } catch (FsilException e) {
+            return e.getMessage();
+        }
     }
 
     static String sha256(Path file) {
@@ -222,9 +313,6 @@ public final class GlyphsDataset {
     public static Generated generate(Params p) {
         long t0 = System.nanoTime();
         List<Path> files = fontFiles();
-        if (files.isEmpty()) {
-            throw new FsilException("glyphs: no fonts found in " + fontDirs() + "; install " + FONT_PACKAGE);
-        }
         List<GlyphFont> fonts = files.stream().map(GlyphFont::load).toList();
         ScriptSplit split = ScriptSplit.committed();
         List<GlyphSelection.GlyphClass> all = GlyphSelection.select(fonts, new TreeSet<>(split.all()),
@@ -262,8 +350,9 @@ public final class GlyphsDataset {
 
     /** Loads from the cache, generating (and caching atomically) on a miss. */
     public static RawDataset load(Params p, Path cacheDir) {
-        List<Path> files = fontFiles();
-        List<String> hashes = files.stream().map(GlyphsDataset::sha256).toList();
+        PinnedFonts pinned = pinnedFonts();
+        List<Path> files = pinned.files();
+        List<String> hashes = pinned.hashes();
         Path dir = cacheDir.resolve(NAME).resolve(cacheKey(p, files, hashes));
         Path imagesFile = dir.resolve("images.npy");
         Path labelsFile = dir.resolve("labels.npy");
@@ -463,9 +552,9 @@ public final class GlyphsDataset {
         Params p = Params.defaults();
         ScriptSplit split = ScriptSplit.committed();
         return new DatasetInfo(NAME, "Omniglot-style glyphs: 28x28 renderings of characters from "
-                + split.all().size() + " scripts in the installed fonts with random affine distortion, stroke-width"
+                + split.all().size() + " scripts in the pinned fonts (fonts-noto-core, fonts-dejavu-core) with random affine distortion, stroke-width"
                 + " change and noise; one class per character, >= 1,000 classes", m == null,
-                m == null ? "generated from the installed fonts on first use (about a minute), cached under "
+                m == null ? "generated from the pinned fonts on first use (about a minute), cached under "
                         + cacheDir.resolve(NAME) : m, -1, -1, GlyphRenderer.SIDE * GlyphRenderer.SIDE, -1, -1,
                 List.of("scripts background/validation/evaluation " + split.background().size() + "/"
                         + split.validation().size() + "/" + split.evaluation().size() + " (committed)",
