@@ -9,8 +9,11 @@ import fsil.eval.run.VariantSpec;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -33,9 +36,18 @@ import java.util.Set;
  * }</pre>
  *
  * Defaults: dataset {@code digits}, backbone {@code identity}, order seed 1993, train seed 0, backbone seed 1
- * (those of {@code fsil run}), all cores, output in a new temporary directory.
+ * (those of {@code fsil run}), all cores, and the run directory {@code runs/<protocol>-<yyyyMMdd-HHmmss>} as
+ * {@code fsil run} names it: under {@code $FSIL_RUNS} when that is set, otherwise under {@code runs/} in the
+ * working directory, which in Jupyter is the notebook's folder ({@link #runsRoot()}). Runs are kept: they are
+ * ordinary run directories ({@code bin/fsil report DIR} rebuilds a report); delete them as any other files.
  */
 public final class Experiment {
+    /** Environment variable naming the folder where experiments without {@link #out(Path)} put their runs. */
+    public static final String RUNS_ENV = "FSIL_RUNS";
+    /** System property with the same meaning (it takes precedence; tests use it). */
+    public static final String RUNS_PROPERTY = "fsil.runs";
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
+
     private final Fsil fsil;
     private final String protocol;
     private final List<String> datasets = new ArrayList<>();
@@ -138,7 +150,7 @@ public final class Experiment {
         return this;
     }
 
-    /** The run directory (must not hold a run yet); default: a new temporary directory. */
+    /** The run directory (must not hold a run yet); default: a new directory under {@link #runsRoot()}. */
     public Experiment out(Path dir) {
         this.out = dir;
         return this;
@@ -176,19 +188,50 @@ public final class Experiment {
         return new RunSpec(all, ds, backbone, protocol, options, orderSeed, trainSeed, backboneSeed, threads);
     }
 
+    /**
+     * Where experiments without {@link #out(Path)} put their run directories: the system property
+     * {@code fsil.runs}, else the environment variable {@code FSIL_RUNS}, else {@code runs} in the working
+     * directory (the notebook's folder when Jupyter started the kernel), as an absolute path.
+     */
+    public static Path runsRoot() {
+        String p = System.getProperty(RUNS_PROPERTY);
+        if (p == null || p.isBlank()) {
+            p = System.getenv(RUNS_ENV);
+        }
+        return Path.of(p == null || p.isBlank() ? "runs" : p).toAbsolutePath().normalize();
+    }
+
+    /** A new, empty directory {@code <protocol>-<time>} under root ({@code -2}, {@code -3}, ... when taken). */
+    static Path newRunDir(Path root, String protocol, LocalDateTime now) throws IOException {
+        Files.createDirectories(root);
+        String name = protocol + "-" + now.format(TIME);
+        for (int i = 1; ; i++) {
+            try {
+                return Files.createDirectory(root.resolve(i == 1 ? name : name + "-" + i));
+            } catch (FileAlreadyExistsException taken) {
+                // two experiments of the same protocol within one second: next suffix
+            }
+        }
+    }
+
     /** Runs every unit (validating everything first) and returns the results. */
     public Results run() {
         RunSpec spec = spec();
         Path dir = out;
         try {
             if (dir == null) {
-                dir = Files.createTempDirectory("fsil-" + protocol + "-");
+                dir = newRunDir(runsRoot(), protocol, LocalDateTime.now());
             }
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            throw new UncheckedIOException("cannot create a run directory under " + runsRoot() + " (set "
+                    + RUNS_ENV + " or call out(dir)): " + e.getMessage(), e);
         }
         Runner runner = fsil.runner();
         LineProgress progress = log == null ? null : new LineProgress(log);
+        if (log != null) {
+            log.println("run directory: " + shown(dir));
+            log.flush();
+        }
         if (progress != null) {
             runner.withProgress(progress);
         }
@@ -200,6 +243,13 @@ public final class Experiment {
                     + dir + ")");
         }
         return results;
+    }
+
+    /** The directory relative to the working directory when it lies below it (shorter, and the same on every machine). */
+    static String shown(Path dir) {
+        Path cwd = Path.of("").toAbsolutePath();
+        Path abs = dir.toAbsolutePath().normalize();
+        return abs.startsWith(cwd) && !abs.equals(cwd) ? cwd.relativize(abs).toString() : abs.toString();
     }
 
     /** Progress as a few plain lines (a progress bar does not survive in a notebook's saved output). */
