@@ -218,24 +218,30 @@ public final class Experiment {
     public Results run() {
         RunSpec spec = spec();
         Path dir = out;
+        boolean created = false;
         try {
             if (dir == null) {
                 dir = newRunDir(runsRoot(), protocol, LocalDateTime.now());
+                created = true;
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create a run directory under " + runsRoot() + " (set "
                     + RUNS_ENV + " or call out(dir)): " + e.getMessage(), e);
         }
         Runner runner = fsil.runner();
-        LineProgress progress = log == null ? null : new LineProgress(log);
-        if (log != null) {
-            log.println("run directory: " + shown(dir));
-            log.flush();
-        }
+        LineProgress progress = log == null ? null : new LineProgress(log, "run directory: " + shown(dir));
         if (progress != null) {
             runner.withProgress(progress);
         }
-        Runner.Outcome outcome = runner.run(spec, dir);
+        Runner.Outcome outcome;
+        try {
+            outcome = runner.run(spec, dir);
+        } catch (RuntimeException e) {
+            if (created) {
+                deleteIfEmpty(dir);   // rejected before anything was written (e.g. a bad parameter value)
+            }
+            throw e;
+        }
         Results results = new Results(fsil.plugins().protocols().get(protocol), spec, outcome);
         if (results.failed() > 0 && !allowFailures) {
             throw new FsilException(results.failed() + " of " + outcome.records().size() + " units failed; first error: "
@@ -252,20 +258,41 @@ public final class Experiment {
         return abs.startsWith(cwd) && !abs.equals(cwd) ? cwd.relativize(abs).toString() : abs.toString();
     }
 
+    private static void deleteIfEmpty(Path dir) {
+        try (var entries = Files.list(dir)) {
+            if (entries.findAny().isEmpty()) {
+                Files.delete(dir);
+            }
+        } catch (IOException ignored) {
+            // leave it: an empty directory is harmless
+        }
+    }
+
     /** Progress as a few plain lines (a progress bar does not survive in a notebook's saved output). */
     static final class LineProgress implements Progress {
         private final PrintStream out;
         private final Set<String> seen = new LinkedHashSet<>();
+        private String first;
         private String task;
         private long total;
         private long done;
 
-        LineProgress(PrintStream out) {
+        /** @param first a line printed before the first task starts (once the run was accepted), or null */
+        LineProgress(PrintStream out, String first) {
             this.out = out;
+            this.first = first;
+        }
+
+        private void first() {
+            if (first != null) {
+                out.println(first);
+                first = null;
+            }
         }
 
         @Override
         public synchronized void start(String task, long total) {
+            first();
             this.task = task;
             this.total = total;
             this.done = 0;
@@ -280,6 +307,7 @@ public final class Experiment {
 
         @Override
         public synchronized void message(String text) {
+            first();
             if (seen.add(text)) {
                 out.println(text);
                 out.flush();

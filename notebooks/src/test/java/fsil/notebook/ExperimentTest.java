@@ -270,6 +270,22 @@ class ExperimentTest {
     }
 
     @Test
+    void aRunRejectedBeforeItStartsLeavesNoDirectory() throws Exception {
+        Path root = Files.createDirectories(Experiment.runsRoot());
+        long before;
+        try (var entries = Files.list(root)) {
+            before = entries.count();
+        }
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        assertThrows(FsilException.class, () -> fsil.experiment("fewshot").dataset(DATA).methods("knn[k=-3]")
+                .log(new PrintStream(log, true, StandardCharsets.UTF_8)).run());
+        try (var entries = Files.list(root)) {
+            assertEquals(before, entries.count(), "no directory left behind");
+        }
+        assertFalse(log.toString(StandardCharsets.UTF_8).contains("run directory"), log.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
     void runDirectoriesOfTheSameSecondGetASuffix() throws Exception {
         LocalDateTime t = LocalDateTime.of(2026, 11, 26, 9, 30, 5);
         Path root = runs.resolve("same-second");
