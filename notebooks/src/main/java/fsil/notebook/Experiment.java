@@ -9,8 +9,11 @@ import fsil.eval.run.VariantSpec;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -33,9 +36,18 @@ import java.util.Set;
  * }</pre>
  *
  * Defaults: dataset {@code digits}, backbone {@code identity}, order seed 1993, train seed 0, backbone seed 1
- * (those of {@code fsil run}), all cores, output in a new temporary directory.
+ * (those of {@code fsil run}), all cores, and the run directory {@code runs/<protocol>-<yyyyMMdd-HHmmss>} as
+ * {@code fsil run} names it: under {@code $FSIL_RUNS} when that is set, otherwise under {@code runs/} in the
+ * working directory, which in Jupyter is the notebook's folder ({@link #runsRoot()}). Runs are kept: they are
+ * ordinary run directories ({@code bin/fsil report DIR} rebuilds a report); delete them as any other files.
  */
 public final class Experiment {
+    /** Environment variable naming the folder where experiments without {@link #out(Path)} put their runs. */
+    public static final String RUNS_ENV = "FSIL_RUNS";
+    /** System property with the same meaning (it takes precedence; tests use it). */
+    public static final String RUNS_PROPERTY = "fsil.runs";
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
+
     private final Fsil fsil;
     private final String protocol;
     private final List<String> datasets = new ArrayList<>();
@@ -175,7 +187,7 @@ public final class Experiment {
         return this;
     }
 
-    /** The run directory (must not hold a run yet); default: a new temporary directory. */
+    /** The run directory (must not hold a run yet); default: a new directory under {@link #runsRoot()}. */
     public Experiment out(Path dir) {
         this.out = dir;
         return this;
@@ -214,24 +226,62 @@ public final class Experiment {
                 threads > 0 ? threads : RunSpec.defaultThreads(), select, selectMetric, calibrate);
     }
 
+    /**
+     * Where experiments without {@link #out(Path)} put their run directories: the system property
+     * {@code fsil.runs}, else the environment variable {@code FSIL_RUNS}, else {@code runs} in the working
+     * directory (the notebook's folder when Jupyter started the kernel), as an absolute path.
+     */
+    public static Path runsRoot() {
+        String p = System.getProperty(RUNS_PROPERTY);
+        if (p == null || p.isBlank()) {
+            p = System.getenv(RUNS_ENV);
+        }
+        return Path.of(p == null || p.isBlank() ? "runs" : p).toAbsolutePath().normalize();
+    }
+
+    /** A new, empty directory {@code <protocol>-<time>} under root ({@code -2}, {@code -3}, ... when taken). */
+    static Path newRunDir(Path root, String protocol, LocalDateTime now) throws IOException {
+        Files.createDirectories(root);
+        String name = protocol + "-" + now.format(TIME);
+        for (int i = 1; ; i++) {
+            try {
+                return Files.createDirectory(root.resolve(i == 1 ? name : name + "-" + i));
+            } catch (FileAlreadyExistsException taken) {
+                // two experiments of the same protocol within one second: next suffix
+            }
+        }
+    }
+
     /** Runs every unit (validating everything first) and returns the results. */
     public Results run() {
         RunSpec spec = spec();
         Path dir = out;
+        boolean created = false;
         try {
             if (dir == null) {
-                dir = Files.createTempDirectory("fsil-" + protocol + "-");
+                dir = newRunDir(runsRoot(), protocol, LocalDateTime.now());
+                created = true;
             }
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            throw new UncheckedIOException("cannot create a run directory under " + runsRoot() + " (set "
+                    + RUNS_ENV + " or call out(dir)): " + e.getMessage(), e);
         }
         Runner runner = fsil.runner();
-        LineProgress progress = log == null ? null : new LineProgress(log);
+        LineProgress progress = log == null ? null : new LineProgress(log, "run directory: " + shown(dir));
         if (progress != null) {
             runner.withProgress(progress);
         }
-        Runner.Outcome outcome = runner.run(spec, dir);
-        Results results = new Results(fsil.plugins().protocols().get(protocol), spec, outcome, fsil.plugins().metrics().all());
+        Runner.Outcome outcome;
+        try {
+            outcome = runner.run(spec, dir);
+        } catch (RuntimeException e) {
+            if (created) {
+                deleteIfEmpty(dir);   // rejected before anything was written (e.g. a bad parameter value)
+            }
+            throw e;
+        }
+        Results results = new Results(fsil.plugins().protocols().get(protocol), spec, outcome,
+                fsil.plugins().metrics().all());
         if (results.failed() > 0 && !allowFailures) {
             throw new FsilException(results.failed() + " of " + outcome.tasks() + " tasks failed; first error: "
                     + results.errors().get(0) + ". Call allowFailures() to get the results anyway (run directory "
@@ -240,20 +290,48 @@ public final class Experiment {
         return results;
     }
 
+    /** The directory relative to the working directory when it lies below it (shorter, and the same on every machine). */
+    static String shown(Path dir) {
+        Path cwd = Path.of("").toAbsolutePath();
+        Path abs = dir.toAbsolutePath().normalize();
+        return abs.startsWith(cwd) && !abs.equals(cwd) ? cwd.relativize(abs).toString() : abs.toString();
+    }
+
+    private static void deleteIfEmpty(Path dir) {
+        try (var entries = Files.list(dir)) {
+            if (entries.findAny().isEmpty()) {
+                Files.delete(dir);
+            }
+        } catch (IOException ignored) {
+            // leave it: an empty directory is harmless
+        }
+    }
+
     /** Progress as a few plain lines (a progress bar does not survive in a notebook's saved output). */
     static final class LineProgress implements Progress {
         private final PrintStream out;
         private final Set<String> seen = new LinkedHashSet<>();
+        private String first;
         private String task;
         private long total;
         private long done;
 
-        LineProgress(PrintStream out) {
+        /** @param first a line printed before the first task starts (once the run was accepted), or null */
+        LineProgress(PrintStream out, String first) {
             this.out = out;
+            this.first = first;
+        }
+
+        private void first() {
+            if (first != null) {
+                out.println(first);
+                first = null;
+            }
         }
 
         @Override
         public synchronized void start(String task, long total) {
+            first();
             this.task = task;
             this.total = total;
             this.done = 0;
@@ -268,6 +346,7 @@ public final class Experiment {
 
         @Override
         public synchronized void message(String text) {
+            first();
             if (seen.add(text)) {
                 out.println(text);
                 out.flush();

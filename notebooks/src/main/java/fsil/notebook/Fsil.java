@@ -56,6 +56,16 @@ public final class Fsil {
         return of(Guice.createInjector(new FsilModule(extra)));
     }
 
+    /**
+     * The methods of a plugin jar, loaded afresh: {@code Fsil.create(Fsil.methodsIn(Path.of("my-plugin.jar")))}.
+     * Each call reads the jar again with a class loader of its own, so after rebuilding the jar, re-running the
+     * cell (and the cells after it) uses the new code without restarting the kernel. Keep the jar out of
+     * {@code plugins/} meanwhile: a copy there is discovered at start-up and its id would be taken twice.
+     */
+    public static Method[] methodsIn(Path jar) {
+        return PluginJar.methods(jar, Fsil.class.getClassLoader()).toArray(Method[]::new);
+    }
+
     /** Other data (e.g. in-memory features for tests) or another cache directory. */
     public static Fsil create(FeatureSource features, Path cacheDir, Method... extra) {
         return of(Guice.createInjector(new FsilModule(extra).withFeatures(features).withCacheDir(cacheDir)));

@@ -20,8 +20,8 @@ import java.util.function.Supplier;
  *   <li>rapaio-jupyter-kernel: {@code org.rapaio.jupyter.kernel.MainApp.kernel} (a static field) and its
  *   {@code display(org.rapaio.jupyter.kernel.display.DisplayData)}; the bundle is built with the static factory
  *   {@code DisplayData.fromText(String)} and {@code putData(String, Object)}. Because initialising {@code MainApp}
- *   starts a kernel, it is only used when the JVM was launched with it (its jar or its main class is the
- *   launcher command), never merely because the jar is on the classpath.</li>
+ *   starts a kernel, it is only used when the JVM was launched with it (its jar, its main class or fsil's
+ *   {@code RapaioLauncher} is the launcher command), never merely because the jar is on the classpath.</li>
  *   <li>IJava: {@code io.github.spencerpark.ijava.IJava.getKernelInstance()}, whose {@code display(DisplayData)}
  *   takes {@code io.github.spencerpark.jupyter.kernel.display.DisplayData} (public no-argument constructor,
  *   {@code putData(String, Object)}).</li>
@@ -112,10 +112,13 @@ interface KernelDisplay {
         }
     }
 
-    /** True if the launcher command starts with the main class or with the jar that holds it. */
+    /**
+     * True if the launcher command starts with the main class, with the jar that holds it, or with fsil's kernel
+     * launcher ({@link fsil.notebook.kernel.RapaioLauncher}, which runs that main class).
+     */
     static boolean launchedWith(Class<?> main, String mainName, String launcherCommand) {
         String first = launcherCommand.strip().split("\\s+", 2)[0];
-        if (first.equals(mainName)) {
+        if (first.equals(mainName) || first.equals(fsil.notebook.kernel.RapaioLauncher.class.getName())) {
             return true;
         }
         try {

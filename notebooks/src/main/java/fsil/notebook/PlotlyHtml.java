@@ -21,6 +21,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * would register an anonymous module instead of setting {@code window.Plotly}, so it runs inside a function whose
  * {@code define}, {@code module} and {@code exports} are undefined. A figure whose Plotly is missing (its
  * first-figure output was cleared) says so in place of the plot instead of failing silently.
+ *
+ * <p>The copies of fsil's notebooks committed to the repository do not carry plotly.js: when
+ * {@code notebooks/run-notebooks.sh} regenerates them, {@code nbtool.py freeze} replaces each plot output by a PNG
+ * of it, drawn by headless Chromium, so that they stay small and show their plots in any viewer; re-running a cell
+ * gives the interactive plot again.
  */
 final class PlotlyHtml {
     static final String PLOTLY_RESOURCE = "/fsil/report/plotly.min.js";

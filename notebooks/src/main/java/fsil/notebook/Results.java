@@ -431,18 +431,25 @@ public final class Results {
         Table bins = Summary.reliability(outcome.records());
         List<Figures.Series> series = new ArrayList<>();
         List<long[]> counts = new ArrayList<>();
+        List<Boolean> scaled = new ArrayList<>();
         for (String m : methods) {
-            Table t = bins.where(bins.stringColumn("method").isEqualTo(m).and(bins.stringColumn("dataset").isEqualTo(ds))
-                    .and(bins.stringColumn("setting").isEqualTo(s)).and(bins.intColumn("count").isGreaterThan(0)));
-            Estimate ece = entries.get(key(m, ds, s, "ece", null));
-            if (t.isEmpty() || ece == null) {
-                continue;
+            for (String probabilities : List.of("raw", "temperature-scaled")) {
+                Table t = bins.where(bins.stringColumn("method").isEqualTo(m)
+                        .and(bins.stringColumn("dataset").isEqualTo(ds)).and(bins.stringColumn("setting").isEqualTo(s))
+                        .and(bins.stringColumn("probabilities").isEqualTo(probabilities)));
+                boolean ts = !probabilities.equals("raw");
+                Estimate ece = entries.get(key(m, ds, s, ts ? "ece_ts" : "ece", null));
+                if (t.isEmpty() || ece == null) {
+                    continue;
+                }
+                series.add(new Figures.Series(String.format(Locale.ROOT, "%s%s (ECE %.3f)", m, ts ? ", T-scaled" : "",
+                        ece.value()), t.doubleColumn("confidence").asDoubleArray(),
+                        t.doubleColumn("accuracy").asDoubleArray(), null));
+                counts.add(t.intColumn("count").asList().stream().mapToLong(Integer::longValue).toArray());
+                scaled.add(ts);
             }
-            series.add(new Figures.Series(String.format(Locale.ROOT, "%s (ECE %.3f)", m, ece.value()),
-                    t.doubleColumn("confidence").asDoubleArray(), t.doubleColumn("accuracy").asDoubleArray(), null));
-            counts.add(t.intColumn("count").asList().stream().mapToLong(Integer::longValue).toArray());
         }
-        return Figures.reliability("reliability, " + s + " (" + ds + "), 15 bins", series, counts, 10);
+        return Figures.reliability("reliability, " + s + " (" + ds + "), 15 bins", series, counts, scaled, 10);
     }
 
     static boolean percent(String metric) {

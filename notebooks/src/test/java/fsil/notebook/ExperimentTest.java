@@ -14,13 +14,19 @@ import fsil.eval.metrics.BuiltinMetrics;
 import fsil.eval.metrics.Values;
 import fsil.eval.store.UnitRecord;
 import fsil.api.Background;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tech.tablesaw.api.Table;
 import fsil.eval.report.Plot;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.LocalDateTime;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
@@ -38,6 +44,9 @@ class ExperimentTest {
 
     @TempDir
     static Path cache;
+    /** Where runs without out(...) go during these tests (-Dfsil.runs), instead of runs/ in the module. */
+    @TempDir
+    static Path runs;
     static Fsil fsil;
 
     /** Uniform probabilities over the classes learned so far: a valid method at chance level. */
@@ -101,7 +110,13 @@ class ExperimentTest {
 
     @BeforeAll
     static void toolkit() {
+        System.setProperty(Experiment.RUNS_PROPERTY, runs.toString());
         fsil = Fsil.create(null, cache, new Uniform("uniform", false));
+    }
+
+    @AfterAll
+    static void forgetRunsRoot() {
+        System.clearProperty(Experiment.RUNS_PROPERTY);
     }
 
     private static Results fewshot(int threads) {
@@ -188,7 +203,7 @@ class ExperimentTest {
         Plot grouped = r.bars("episode_acc");
         assertEquals(2, grouped.traces(), "one bar series per method");
         Plot rel = r.reliability("1-shot");
-        assertEquals(3, rel.traces(), "diagonal + one line per method");
+        assertEquals(5, rel.traces(), "diagonal + per method a line and its bin counts");
         Results one = fsil.experiment("fewshot").dataset(DATA).methods("ncm").option("episodes", 5).log(null).run();
         assertTrue(one.bars("episode_acc").data().get(0).has("error_y"), "bars with CI error bars");
     }
@@ -257,5 +272,48 @@ class ExperimentTest {
         assertThrows(FsilException.class, () -> fsil.experiment("fewshot").option("shots"));
         assertTrue(assertThrows(FsilException.class, () -> fsil.register(new Uniform("uniform", false))).getMessage()
                 .contains("already registered"));
+    }
+
+    /** Without out(...), each run gets its own kept directory runs/<protocol>-<time> under the runs root. */
+    @Test
+    void runsWithoutAnOutputDirectoryAreKeptUnderTheRunsRoot() throws Exception {
+        assertEquals(runs.toAbsolutePath().normalize(), Experiment.runsRoot());
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        Results a = fsil.experiment("fewshot").dataset(DATA).methods("ncm").option("episodes", 3)
+                .log(new PrintStream(log, true, StandardCharsets.UTF_8)).run();
+        Results b = fsil.experiment("fewshot").dataset(DATA).methods("ncm").option("episodes", 3).log(null).run();
+        for (Results r : List.of(a, b)) {
+            assertEquals(runs.toAbsolutePath().normalize(), r.dir().getParent());
+            assertTrue(r.dir().getFileName().toString().matches("fewshot-\\d{8}-\\d{6}(-\\d+)?"), r.dir().toString());
+            assertTrue(Files.isRegularFile(r.dir().resolve("units.csv")), "a complete run directory");
+        }
+        assertFalse(a.dir().equals(b.dir()), "two runs, two directories");
+        assertTrue(log.toString(StandardCharsets.UTF_8).contains("run directory: " + a.dir()),
+                "the run directory is printed: " + log);
+    }
+
+    @Test
+    void aRunRejectedBeforeItStartsLeavesNoDirectory() throws Exception {
+        Path root = Files.createDirectories(Experiment.runsRoot());
+        long before;
+        try (var entries = Files.list(root)) {
+            before = entries.count();
+        }
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        assertThrows(FsilException.class, () -> fsil.experiment("fewshot").dataset(DATA).methods("knn[k=-3]")
+                .log(new PrintStream(log, true, StandardCharsets.UTF_8)).run());
+        try (var entries = Files.list(root)) {
+            assertEquals(before, entries.count(), "no directory left behind");
+        }
+        assertFalse(log.toString(StandardCharsets.UTF_8).contains("run directory"), log.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void runDirectoriesOfTheSameSecondGetASuffix() throws Exception {
+        LocalDateTime t = LocalDateTime.of(2026, 11, 26, 9, 30, 5);
+        Path root = runs.resolve("same-second");
+        assertEquals(root.resolve("cil-20261126-093005"), Experiment.newRunDir(root, "cil", t));
+        assertEquals(root.resolve("cil-20261126-093005-2"), Experiment.newRunDir(root, "cil", t));
+        assertEquals(root.resolve("cil-20261126-093005-3"), Experiment.newRunDir(root, "cil", t));
     }
 }

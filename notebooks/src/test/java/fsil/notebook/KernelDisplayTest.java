@@ -10,13 +10,10 @@ import java.io.PrintStream;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -80,16 +77,9 @@ class KernelDisplayTest {
     }
 
     @Test
-    void launchedWithTheJarThatHoldsTheMainClass() throws Exception {
-        Path jar = Path.of("target", "kernel", "rapaio-jupyter-kernel.jar");
-        assertTrue(Files.isRegularFile(jar), "the kernel jar is copied by the build: " + jar.toAbsolutePath());
-        try (URLClassLoader l = new URLClassLoader(new URL[]{jar.toUri().toURL()}, ClassLoader.getPlatformClassLoader())) {
-            String name = "org.rapaio.jupyter.kernel.MainApp";
-            Class<?> main = Class.forName(name, false, l);
-            assertTrue(KernelDisplay.launchedWith(main, name, jar.toAbsolutePath() + " /run/kernel-7.json"));
-            assertTrue(KernelDisplay.launchedWith(main, name, name + " /run/kernel-7.json"));
-            assertFalse(KernelDisplay.launchedWith(main, name, "other.jar /run/kernel-7.json"));
-            assertFalse(KernelDisplay.launchedWith(main, name, "org.example.Main"));
-        }
+    void rapaioWhenLaunchedThroughFsilsKernelLauncher() {
+        KernelDisplay d = KernelDisplay.find(getClass().getClassLoader(),
+                "fsil.notebook.kernel.RapaioLauncher /run/kernel-7.json", out);
+        assertEquals("rapaio", d.name());
     }
 }
