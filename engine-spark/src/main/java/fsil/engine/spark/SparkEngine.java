@@ -261,6 +261,9 @@ public final class SparkEngine implements Engine {
         if (!conf.contains("spark.app.name")) {
             conf.setAppName("fsil " + plan.protocol().name() + " (" + plan.units().size() + " units)");
         }
+        // rows (about 4 KB a unit) are streamed into the store as tasks end and not kept by the driver, so Spark's
+        // cap on a job's total result size (1 GB by default: 250,000 units) does not apply
+        conf.setIfMissing("spark.driver.maxResultSize", "0");
         String opts = conf.get("spark.executor.extraJavaOptions", "");
         if (!opts.contains("java.base/sun.nio.ch")) {
             conf.set("spark.executor.extraJavaOptions", (opts + " " + JAVA17_OPENS).trim());
