@@ -13,7 +13,7 @@ import java.util.Set;
  * {@code fsil run --engine spark [--master URL] [--engine-option NAME=VALUE ...]}. Options: {@code master};
  * {@code features} = auto (default: in-process for local masters, else broadcast), broadcast, shared (each executor
  * loads the datasets itself from a path every node reads) or in-process; {@code units-per-task} (default: about
- * four tasks per executor core); {@code executor-cache} (the cache directory on executors, default the driver's).
+ * sixteen tasks per executor core); {@code executor-cache} (the cache directory on executors, default the driver's).
  * Any other Spark setting comes from {@code -Dspark.NAME=VALUE} (FSIL_JAVA_OPTS) or spark-submit.
  */
 public final class SparkEngineProvider implements EngineProvider {

@@ -121,7 +121,7 @@ class SparkThroughputBenchIT {
         sb.append(String.format(Locale.ROOT, "%d units (%s), %d cores, Java %s; /proc/loadavg before %s, after %s%n%n",
                 rows.get(0).units(), SPEC, Runtime.getRuntime().availableProcessors(),
                 System.getProperty("java.version"), loadBefore, loadAfter));
-        sb.append("| engine | units/s | vs local engine, same cores | start-up s | units s | run wall s "
+        sb.append("| engine | units/s | local engine (same cores) faster by | start-up s | units s | run wall s "
                 + "| mean unit s (inside) | overhead ms/unit |\n");
         sb.append("|---|---|---|---|---|---|---|---|\n");
         for (Row r : rows) {
