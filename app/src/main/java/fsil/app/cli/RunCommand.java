@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import fsil.api.FsilException;
 import fsil.eval.report.Report;
+import fsil.eval.run.Engines;
 import fsil.eval.run.RunSpec;
 import fsil.eval.run.Runner;
 import fsil.eval.run.VariantSpec;
@@ -82,6 +83,16 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--threads", paramLabel = "N", description = "units run in parallel (default: all cores); the "
             + "numbers do not depend on it")
     Integer threads;
+    @Option(names = "--engine", paramLabel = "NAME", description = "what runs the units: local (default, a thread "
+            + "pool) or spark (Apache Spark, an optional module: engine-spark/README.md); the numbers do not depend "
+            + "on it, and a run started on one engine can be resumed on another")
+    String engine;
+    @Option(names = "--master", paramLabel = "URL", description = "spark: local[N], spark://host:7077, yarn, "
+            + "k8s://...; default: spark.master of the Spark configuration, else local[*]")
+    String master;
+    @Option(names = "--engine-option", paramLabel = "NAME=V", description = "an option of the engine (repeatable), "
+            + "e.g. features=shared or units-per-task=4 for spark")
+    List<String> engineOptions = new ArrayList<>();
     @Option(names = "--out", paramLabel = "DIR", description = "run directory, new or empty (default "
             + "runs/<protocol>-<time>)")
     Path out;
@@ -89,7 +100,7 @@ final class RunCommand implements Callable<Integer> {
             + "flags override it")
     Path runFile;
     @Option(names = "--resume", paramLabel = "DIR", description = "continue the run in DIR as its spec.json says "
-            + "(completed units are kept; only --threads, --cache and --quiet may be given with it)")
+            + "(completed units are kept; only --threads, --cache, --quiet and the engine options may be given with it)")
     Path resume;
     @Option(names = "--cache", paramLabel = "DIR", description = "cache of datasets and features (default $FSIL_CACHE "
             + "or ~/.cache/fsil)")
@@ -103,7 +114,8 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        Runner runner = Cli.injector(cache).getInstance(Runner.class);
+        Runner runner = Cli.injector(cache).getInstance(Runner.class).withEngine(Engines.create(engine,
+                engineOptions()));
         if (!quiet) {
             runner.withProgress(ConsoleProgress.of(spec.commandLine().getErr()));
         }
@@ -135,6 +147,25 @@ final class RunCommand implements Callable<Integer> {
         }
         err.flush();
         return o.failedTasks() > 0 ? 3 : 0;
+    }
+
+    /** --master and --engine-option as engine options. */
+    private Map<String, String> engineOptions() {
+        Map<String, String> o = new LinkedHashMap<>();
+        if (master != null) {
+            o.put("master", master);
+        }
+        for (String kv : engineOptions) {
+            int eq = kv.indexOf('=');
+            if (eq <= 0) {
+                throw new FsilException("--engine-option expects name=value, got '" + kv + "'");
+            }
+            String name = kv.substring(0, eq).trim();
+            if (o.put(name, kv.substring(eq + 1).trim()) != null) {
+                throw new FsilException("engine option '" + name + "' is given twice");
+            }
+        }
+        return o;
     }
 
     /** The flags that define a run (not allowed with --resume). */

@@ -44,6 +44,24 @@ class CliTest {
         assertTrue(p.err().contains("Known protocols: cil, fewshot, fscil, gp-classes, ncmf"), p.err());
     }
 
+    /** Without the optional Spark module on the class path, --engine spark says how to get it; local is default. */
+    @Test
+    void enginesOtherThanLocalComeFromTheClassPath(@TempDir Path tmp) {
+        Result spark = run("run", "--methods", "ncm", "--datasets", "digits", "--protocol", "fewshot", "--engine",
+                "spark", "--master", "local[2]", "--out", tmp.resolve("a").toString(), "--quiet");
+        assertEquals(2, spark.code());
+        assertTrue(spark.err().startsWith("error: engine 'spark' is not on the class path (engines here: local)"),
+                spark.err());
+        assertTrue(spark.err().contains("engine-spark/README.md"), spark.err());
+        Result master = run("run", "--methods", "ncm", "--datasets", "digits", "--protocol", "fewshot", "--master",
+                "local[2]", "--out", tmp.resolve("b").toString(), "--quiet");
+        assertEquals(2, master.code());
+        assertTrue(master.err().contains("the local engine takes no engine options (master)"), master.err());
+        Result local = run("run", "--methods", "ncm", "--datasets", "digits", "--protocol", "fewshot", "--episodes",
+                "10", "--engine", "local", "--out", tmp.resolve("c").toString(), "--quiet");
+        assertEquals(0, local.code(), local.err());
+    }
+
     /**
      * A method, a dataset and a protocol that exist only as test classes with one services line each (as an outside
      * plugin jar would bring them) are listed and run together with the built-ins, with no change to fsil.

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import fsil.api.FsilException;
 import fsil.api.Method;
 import fsil.api.Registry;
-import fsil.api.SessionContext;
 import fsil.data.io.AtomicFiles;
 import fsil.eval.metrics.CalibrationMetrics;
 import fsil.eval.metrics.Metric;
@@ -23,15 +22,13 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The local engine: runs a plan's units on a thread pool into a locked run directory, one row per unit appended to
- * {@code units.csv}, then rebuilds the summaries and the report from the store. A killed run resumes from its
- * stored units: rows torn by the crash are recomputed, rows of another plan are refused.
+ * Runs a plan into a locked run directory, one row per unit appended to {@code units.csv}, then rebuilds the
+ * summaries and the report from the store. An {@link Engine} runs the units (the local thread pool by default,
+ * or e.g. Apache Spark); everything else is done here, the same for every engine, so a run started on one engine
+ * can be resumed on another. A killed run resumes from its stored units: rows torn by the crash are recomputed,
+ * rows of another plan are refused; a unit is recorded once even when an engine hands it over twice.
  */
 public final class Runner {
     public static final String SPEC = RunDirectory.SPEC;
@@ -46,6 +43,7 @@ public final class Runner {
     private final FeatureSource features;
     private final Path cacheDir;
     private Progress progress = Progress.SILENT;
+    private Engine engine = new LocalEngine();
 
     public Runner(Registry<Method> methods, Registry<Protocol> protocols, Registry<Metric> metrics,
                   FeatureSource features, Path cacheDir) {
@@ -59,6 +57,16 @@ public final class Runner {
     public Runner withProgress(Progress p) {
         this.progress = p;
         return this;
+    }
+
+    /** The engine that runs the units (default: the local thread pool); the numbers do not depend on it. */
+    public Runner withEngine(Engine e) {
+        this.engine = e;
+        return this;
+    }
+
+    public Engine engine() {
+        return engine;
     }
 
     /**
@@ -225,59 +233,44 @@ public final class Runner {
             done.add(r.key());
         }
         List<RunPlan.Unit> todo = plan.units().stream().filter(u -> !done.contains(u.key())).toList();
-        int threads = plan.spec().threads();
-        ExecutorService pool = Executors.newFixedThreadPool(threads, daemon("fsil-unit"));
-        // With fewer units than threads, the spare threads go to the sessions (e.g. one large incremental run).
-        ExecutorService sessionPool = todo.size() < threads && threads > 1
-                ? Executors.newFixedThreadPool(threads, daemon("fsil-session")) : null;
-        UnitRunner units = new UnitRunner(cacheDir, metrics.all(), progress);
         try (UnitStore store = UnitStore.append(run.resolve(UNITS))) {
             progress.start(plan.protocol().name(), todo.stream().mapToLong(RunPlan.Unit::tasks).sum());
-            AtomicInteger next = new AtomicInteger();
-            List<Future<?>> workers = new ArrayList<>();
-            for (int w = 0; w < Math.min(threads, todo.size()); w++) {
-                workers.add(pool.submit(() -> {
-                    int i;
-                    while (!Thread.currentThread().isInterrupted() && (i = next.getAndIncrement()) < todo.size()) {
-                        RunPlan.Unit u = todo.get(i);
-                        store.add(units.run(plan, u, sessionPool == null ? SessionContext.DIRECT : sessionPool));
-                        progress.step(u.tasks());
+            Engine.Results results = r -> {
+                String why = plan.mismatch(r);
+                if (why != null) {
+                    throw new FsilException("the " + engine.name() + " engine returned a row that is no unit of "
+                            + "this plan: " + why);
+                }
+                synchronized (done) {
+                    if (!done.add(r.key())) {
+                        return false; // a unit run twice (a re-run task): recorded once
                     }
-                    return null;
-                }));
+                    store.add(r);
+                }
+                progress.step(r.tasks());
+                return true;
+            };
+            engine.execute(new Engine.Job(plan, todo, results, metrics.all(), cacheDir, progress));
+            long missing;
+            synchronized (done) {
+                missing = todo.stream().filter(u -> !done.contains(u.key())).count();
             }
-            for (Future<?> f : workers) {
-                f.get();
+            if (missing > 0) {
+                throw new FsilException("the " + engine.name() + " engine ended without " + missing + " of the "
+                        + todo.size() + " units");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new FsilException("run interrupted; resume it with 'fsil run --resume " + run.path() + "'");
-        } catch (java.util.concurrent.ExecutionException e) {
-            Throwable t = e.getCause();
-            if (t instanceof Error err) {
-                throw err;
-            }
+        } catch (RuntimeException t) {
             throw new FsilException("the run stopped: " + (t instanceof FsilException ? t.getMessage() : t)
                     + ". Completed units are kept; resume with 'fsil run --resume " + run.path() + "'", t);
         } finally {
-            pool.shutdownNow();
-            if (sessionPool != null) {
-                sessionPool.shutdownNow();
-            }
             progress.close();
         }
         UnitStore.Contents all = UnitStore.read(run.resolve(UNITS));
         Report.write(run.path(), all.rows(), metrics.all());
         return new Outcome(run.path(), all.rows(), todo.size(), dropped);
-    }
-
-    private static java.util.concurrent.ThreadFactory daemon(String name) {
-        AtomicInteger n = new AtomicInteger();
-        return r -> {
-            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        };
     }
 
     /** Whether {@code dir} holds a run (its spec). */

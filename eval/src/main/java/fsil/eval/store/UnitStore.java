@@ -109,7 +109,8 @@ public final class UnitStore implements AutoCloseable {
 
     // --- the row format ----------------------------------------------------------------------------------------
 
-    static String encode(UnitRecord r) {
+    /** A record as its row of units.csv, without the line break (engines send records between JVMs this way). */
+    public static String encode(UnitRecord r) {
         String metrics;
         try {
             metrics = JSON.writeValueAsString(r.metrics());
@@ -211,7 +212,12 @@ public final class UnitStore implements AutoCloseable {
         return new Contents(rows, invalid);
     }
 
-    static UnitRecord decode(String line) {
+    /**
+     * A row of units.csv back as its record.
+     *
+     * @throws IllegalArgumentException when the row is torn, changed (checksum) or malformed
+     */
+    public static UnitRecord decode(String line) {
         int comma = line.lastIndexOf(',');
         if (comma < 0) {
             throw new IllegalArgumentException("not a row");

@@ -414,4 +414,71 @@ public class RunnerTest {
         assertEquals(avg, value(s, "flaky", "B3 S3", "avg_incremental_acc"), 1e-12);
         assertEquals(0.0, value(s, "flaky", "B3 S3", "forgetting_max"), 1e-12);
     }
+
+    /**
+     * Whatever an engine hands over twice (a task re-run after a lost executor, a speculative copy) is recorded once,
+     * and a row that is no unit of the plan stops the run: the store stays the same as the local engine's.
+     */
+    @Test
+    void anEngineThatHandsUnitsOverTwiceRecordsEachOnce(@TempDir Path tmp) throws IOException {
+        RunSpec spec = spec("ncm,knn", "fewshot", episodes(40, 5), 2);
+        runner(TOY).run(spec, tmp.resolve("local"));
+        List<Boolean> accepted = java.util.Collections.synchronizedList(new ArrayList<>());
+        Engine twice = new Engine() {
+            @Override
+            public String name() {
+                return "twice";
+            }
+
+            @Override
+            public void execute(Job job) throws InterruptedException {
+                new LocalEngine().execute(new Job(job.plan(), job.todo(), r -> {
+                    accepted.add(job.results().accept(r));
+                    accepted.add(job.results().accept(r));
+                    return true;
+                }, job.metrics(), job.cacheDir(), job.progress()));
+            }
+        };
+        Runner.Outcome o = runner(TOY).withEngine(twice).run(spec, tmp.resolve("twice"));
+        assertEquals(2 * 8, o.records().size());
+        assertEquals(2 * 2 * 8, accepted.size());
+        assertEquals(2 * 8, accepted.stream().filter(b -> b).count(), "the second copy of each unit is dropped");
+        assertTrue(UnitStore.read(tmp.resolve("twice").resolve(Runner.UNITS)).invalid().isEmpty());
+        assertEquals(stableSummary(tmp.resolve("local")), stableSummary(tmp.resolve("twice")));
+
+        Engine foreign = new Engine() {
+            @Override
+            public String name() {
+                return "foreign";
+            }
+
+            @Override
+            public void execute(Job job) {
+                job.results().accept(new UnitRecord("ncm", "ncm", "toy", "fewshot", "nowhere", 0, 0, 5, 1993, 0,
+                        UnitRecord.OK, "", 0.1, null));
+            }
+        };
+        FsilException e = assertThrows(FsilException.class,
+                () -> runner(TOY).withEngine(foreign).run(spec, tmp.resolve("foreign")));
+        assertTrue(e.getMessage().contains("the foreign engine returned a row that is no unit of this plan"),
+                e.getMessage());
+    }
+
+    /** An engine that returns without running every unit does not get a report: the run says what is missing. */
+    @Test
+    void anEngineThatSkipsUnitsStopsTheRun(@TempDir Path tmp) {
+        Engine lazy = new Engine() {
+            @Override
+            public String name() {
+                return "lazy";
+            }
+
+            @Override
+            public void execute(Job job) {
+            }
+        };
+        FsilException e = assertThrows(FsilException.class, () -> runner(TOY).withEngine(lazy)
+                .run(spec("ncm", "fewshot", episodes(20, 5), 1), tmp.resolve("lazy")));
+        assertTrue(e.getMessage().contains("the lazy engine ended without 4 of the 4 units"), e.getMessage());
+    }
 }
