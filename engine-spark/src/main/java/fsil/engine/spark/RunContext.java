@@ -143,8 +143,10 @@ final class RunContext {
         Injector injector = Guice.createInjector(module);
         Plugins plugins = injector.getInstance(Plugins.class);
         RunSpec spec = RunSpec.fromTree(RunSpecs.tree(d.specJson()), "the driver's spec.json");
+        // the driver's decisions (parameters chosen on validation classes, fitted temperatures) come with its config
         RunPlan plan = RunPlan.resolve(spec, plugins.methods(), plugins.protocols(),
-                injector.getInstance(FeatureSource.class), cache, Progress.SILENT);
+                injector.getInstance(FeatureSource.class), cache, Progress.SILENT)
+                .withDecisionsOf(RunSpecs.tree(d.config()));
         String config = plan.config().toString();
         if (!config.equals(d.config())) {
             throw new FsilException("this executor resolves another plan than the driver (different plugins or data "

@@ -70,6 +70,18 @@ public final class Calibration {
             return f == null ? null : f.temperature();
         }
 
+        /** The temperatures config.json records (what {@link #toJson} wrote). */
+        static Temperatures fromJson(JsonNode calibration) {
+            Map<Selection.Key, CalibrationMetrics.TemperatureCurve.Fit> fits = new LinkedHashMap<>();
+            for (JsonNode t : calibration.get("temperatures")) {
+                fits.put(new Selection.Key(t.get("method").asText(), t.get("dataset").asText(),
+                        t.get("setting").asText()), new CalibrationMetrics.TemperatureCurve.Fit(
+                        t.get("temperature").asDouble(), t.get("at_bound").asBoolean(), t.get("predictions").asLong(),
+                        Double.NaN, Double.NaN));
+            }
+            return new Temperatures(fits, calibration.get("fit_data").asText());
+        }
+
         ObjectNode toJson() {
             ObjectNode o = JsonNodeFactory.instance.objectNode();
             o.put("method", "temperature");

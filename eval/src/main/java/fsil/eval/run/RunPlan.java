@@ -166,6 +166,31 @@ public final class RunPlan {
         return temperatures == null ? null : temperatures.of(g.variant().label(), g.dataset(), g.setting().label());
     }
 
+    /**
+     * This plan with the decisions a driver's config.json records (parameters chosen on validation classes,
+     * fitted temperatures): how an executor of a distributed engine, which rebuilds the plan from the spec, runs the
+     * units exactly as the driver planned them.
+     */
+    public RunPlan withDecisionsOf(com.fasterxml.jackson.databind.JsonNode config) {
+        RunPlan p = this;
+        com.fasterxml.jackson.databind.JsonNode selected = config.get("selected");
+        if (selected != null && selected.isArray()) {
+            Map<Selection.Key, Map<String, String>> chosen = new LinkedHashMap<>();
+            for (com.fasterxml.jackson.databind.JsonNode e : selected) {
+                Map<String, String> params = new LinkedHashMap<>();
+                e.get("params").fields().forEachRemaining(f -> params.put(f.getKey(), f.getValue().asText()));
+                chosen.put(new Selection.Key(e.get("method").asText(), e.get("dataset").asText(),
+                        e.get("setting").asText()), params);
+            }
+            p = p.withChoices(chosen);
+        }
+        com.fasterxml.jackson.databind.JsonNode calibration = config.get("calibration");
+        if (calibration != null && calibration.has("temperatures")) {
+            p = p.withTemperatures(Calibration.Temperatures.fromJson(calibration));
+        }
+        return p;
+    }
+
     /** The parameters chosen on the validation classes per (variant, dataset, setting); empty without selection. */
     public Map<Selection.Key, Map<String, String>> choices() {
         return choices;

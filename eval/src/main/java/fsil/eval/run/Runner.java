@@ -198,6 +198,7 @@ public final class Runner {
         Registry<Metric> withCurve = new Registry<>("metric", Metric::name);
         metrics.all().forEach(withCurve::register);
         withCurve.register(new CalibrationMetrics.TemperatureCurve());
+        // the fit runs on the local engine: its curve metric is not a plugin that executors would find
         Runner fit = new Runner(methods, protocols, withCurve, Calibration.features(features, source,
                 plan.spec().orderSeed()), cacheDir).withProgress(progress);
         Outcome o = isRun(dir) ? fit.resume(dir, plan.spec().threads()) : fit.run(spec, dir);
