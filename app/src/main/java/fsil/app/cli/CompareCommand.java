@@ -22,7 +22,7 @@ import java.util.concurrent.Callable;
 /** Paired statistics and ranks of the methods of one or more runs on identical tasks. */
 @Command(name = "compare", sortOptions = false, mixinStandardHelpOptions = true, description = {
         "Compare methods run on identical tasks (same units, same seeds): per pair and per dataset x setting, the "
-                + "mean paired difference with its 95% interval, win/tie/loss counts and the Wilcoxon signed-rank "
+                + "mean paired difference with its 95%% interval, win/tie/loss counts and the Wilcoxon signed-rank "
                 + "p-value, Holm-corrected over all pairs; across blocks, average ranks, the Friedman test "
                 + "(Iman-Davenport form) and the Nemenyi critical difference. Writes pairs.csv, ranks.csv, "
                 + "friedman.txt and compare.html.",

@@ -30,7 +30,7 @@ import java.util.concurrent.Callable;
  * 5-shot episodes (methods with a few-shot capability) and a B-half class-incremental run (class-incremental
  * methods), each method with its default parameters. Writes both run directories and a combined report.
  */
-@Command(name = "demo", description = "Compare the available methods on the embedded digits dataset (few-shot "
+@Command(name = "demo", mixinStandardHelpOptions = true, description = "Compare the available methods on the embedded digits dataset (few-shot "
         + "episodes and class-incremental) and write a report.")
 final class DemoCommand implements Callable<Integer> {
     @Option(names = "--episodes", description = "few-shot episodes per setting (default 300)")

@@ -129,6 +129,7 @@ public final class RunPlan {
                 }
             }
         }
+        checkBaseClasses(groups, spec, protocol, cacheDir);
         RunPlan plan = new RunPlan(spec, protocol, variants, settings, data, groups, Map.of(), null);
         Selection.check(plan);
         Calibration.check(plan);
@@ -194,6 +195,24 @@ public final class RunPlan {
     /** The parameters chosen on the validation classes per (variant, dataset, setting); empty without selection. */
     public Map<Selection.Key, Map<String, String>> choices() {
         return choices;
+    }
+
+    /** Refuses, before any work, a method that needs base classes on a dataset and setting that provide none. */
+    private static void checkBaseClasses(List<Group> groups, RunSpec spec, Protocol protocol, Path cacheDir) {
+        Map<String, Boolean> hasBase = new HashMap<>();
+        for (Group g : groups) {
+            if (!g.variant().method().needsBaseClasses(g.variant().params())) {
+                continue;
+            }
+            boolean base = hasBase.computeIfAbsent(g.dataset() + "|" + g.setting().label(), k -> !g.plan()
+                    .background(spec.trainSeed(), java.util.Optional.empty()).base().isEmpty());
+            if (!base) {
+                throw new FsilException("method '" + g.variant().label() + "' needs base classes, and "
+                        + protocol.name() + " on " + g.dataset() + " (" + g.setting().label() + ") gives it none: the "
+                        + "dataset has no base split, or the protocol draws the base classes itself. For your own "
+                        + "features, list the base classes in splits/base.txt (data/DATA.md); or leave the method out");
+            }
+        }
     }
 
     /** Validates a spec's methods without loading data: ids, parameters, capabilities, unique labels. */

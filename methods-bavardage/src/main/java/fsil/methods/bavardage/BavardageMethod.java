@@ -103,6 +103,12 @@ public final class BavardageMethod implements Method {
         return PARAMETERS;
     }
 
+    /** Every variant centres (and whitens) on the base classes. */
+    @Override
+    public boolean needsBaseClasses(Params params) {
+        return true;
+    }
+
     /**
      * Computes the base statistics and, under the {@code auto} preset, chooses T_vb and s_max on the base classes
      * ({@link AutoTuning}); the chosen values are reported in every session's diagnostics ({@code auto_t_vb},
