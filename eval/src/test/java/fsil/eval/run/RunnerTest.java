@@ -121,6 +121,39 @@ public class RunnerTest {
         assertEquals(written, Files.readString(dir.resolve(Report.SUMMARY)), "rebuilt from config.json alike");
     }
 
+    /** Progress lines of long preparation work (fsil.core.progress.TrainingLog) reach the run's progress display. */
+    @Test
+    void trainingLogLinesReachTheRunsProgress(@TempDir Path tmp) {
+        List<String> messages = java.util.Collections.synchronizedList(new ArrayList<>());
+        Progress capture = new Progress() {
+            public void start(String protocol, long total) {
+            }
+
+            public void step(long tasks) {
+            }
+
+            public void message(String text) {
+                messages.add(text);
+            }
+
+            public void close() {
+            }
+        };
+        fsil.api.Method trained = new fsil.testkit.ToyNearestMeanMethod("trained",
+                java.util.EnumSet.of(fsil.api.Capability.INDUCTIVE_FEWSHOT)) {
+            @Override
+            public fsil.api.Learner learner(fsil.api.Params params, fsil.api.Background background) {
+                new fsil.core.progress.TrainingLog("toy meta-training", "epochs", 3).step(3, "loss 0.5");
+                return super.learner(params, background);
+            }
+        };
+        Runner r = new Runner(new fsil.api.Registry<>("method", fsil.api.Method::id).register(trained),
+                TestPlugins.protocols(), TestPlugins.metrics(), (name, backbone, seed, cache) -> TOY,
+                Path.of("target", "test-cache")).withProgress(capture);
+        r.run(spec("trained", "fewshot", episodes(4, 4), 1), tmp.resolve("run"));
+        assertTrue(messages.contains("toy meta-training: 3/3 epochs, loss 0.5, took 0s"), messages.toString());
+    }
+
     static int rowOf(Table s, String method, String setting, String metric) {
         for (int i = 0; i < s.rowCount(); i++) {
             if (s.stringColumn("method").get(i).equals(method) && s.stringColumn("setting").get(i).equals(setting)
