@@ -124,7 +124,7 @@ public final class BavardageMethod implements Method {
         return learner(choice.config(), stats, choice.diagnostics());
     }
 
-    /** A learner from precomputed base statistics (lets a tuner share them between configurations). */
+    /** A learner from precomputed base statistics (lets a caller share them between configurations). */
     public static Learner learner(BavardageConfig config, BaseStatistics base) {
         return learner(config, base, Map.of());
     }
