@@ -29,7 +29,7 @@ import java.util.concurrent.Callable;
         "Example: fsil compare runs/fewshot-a runs/fewshot-b --baseline ncm --metric episode_acc"})
 final class CompareCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "RUN_DIR", description = "run directories; a method label found in "
-            + "several of them on the same dataset and setting is named <run directory>/<label>")
+            + "several of them on the same dataset and setting is named <run directory>/<label> (unless --pool)")
     List<Path> runs;
     @Option(names = "--baseline", paramLabel = "LABEL", description = "compare every method with this one "
             + "(default: every pair)")
@@ -38,6 +38,9 @@ final class CompareCommand implements Callable<Integer> {
             + "default), final_acc (incremental runs; the default), avg_incremental_acc, forgetting_max, "
             + "forgetting_first, bwt, memory_bytes")
     String metric;
+    @Option(names = "--pool", description = "the runs are parts of one experiment (e.g. one spec run with several "
+            + "order seeds): a label is the same method in all of them and its tasks of every run are paired together")
+    boolean pool;
     @Option(names = "--out", paramLabel = "DIR", description = "where the tables and compare.html go (default: the "
             + "run directory when there is one; required with several)")
     Path out;
@@ -47,7 +50,7 @@ final class CompareCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        List<UnitRecord> rows = RunSet.load(runs);
+        List<UnitRecord> rows = RunSet.load(runs, pool);
         Comparison c = Comparison.of(rows, Cli.plugins().metrics().all(), metric, baseline);
         Path dir = out;
         if (dir == null && runs.size() > 1) {

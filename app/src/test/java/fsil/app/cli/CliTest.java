@@ -142,6 +142,19 @@ class CliTest {
         Result several = run("compare", a.toString(), b.toString());
         assertEquals(2, several.code());
         assertTrue(several.err().contains("give --out DIR"), several.err());
+
+        // --pool: runs of one spec with two order seeds are one experiment of 80 paired episodes
+        Path d = tmp.resolve("d");
+        assertEquals(0, run(concat(new String[]{"run", "--methods", "ncm", "--order-seed", "7", "--out",
+                d.toString()}, common)).code());
+        Result pooled = run("compare", a.toString(), b.toString(), c.toString(), d.toString(), "--pool",
+                "--baseline", "ncm", "--out", tmp.resolve("pooled").toString());
+        assertEquals(0, pooled.code(), pooled.err());
+        assertTrue(pooled.out().contains("ppca               vs ncm                n=80"), pooled.out());
+        Result half = run("compare", a.toString(), b.toString(), c.toString(), "--pool", "--out",
+                tmp.resolve("half").toString());
+        assertEquals(2, half.code());
+        assertTrue(half.err().contains("not run on identical units"), half.err());
     }
 
     /** --select on glyphs (which has validation classes) records its choice; digits (which has none) is refused. */
