@@ -154,12 +154,16 @@ public final class RunPlan {
                 gs.add(new Group(v, g.dataset(), g.setting(), g.plan(), g.seedBase()));
             }
         }
-        return new RunPlan(spec, protocol, variants, settings, data, gs, Map.copyOf(chosen), temperatures);
+        RunPlan p = new RunPlan(spec, protocol, variants, settings, data, gs, Map.copyOf(chosen), temperatures);
+        p.fingerprints.putAll(fingerprints);
+        return p;
     }
 
     /** This plan with the fitted temperatures applied to every group's probabilities (raw metrics stay). */
     public RunPlan withTemperatures(Calibration.Temperatures t) {
-        return new RunPlan(spec, protocol, variants, settings, data, groups, choices, t);
+        RunPlan p = new RunPlan(spec, protocol, variants, settings, data, groups, choices, t);
+        p.fingerprints.putAll(fingerprints);
+        return p;
     }
 
     /** The temperature of a group's probabilities, or null when the run is not temperature-scaled. */
@@ -327,6 +331,13 @@ public final class RunPlan {
         return null;
     }
 
+    /** Fingerprints of the plan's datasets (one pass over the features each), computed once per dataset. */
+    private final Map<String, String> fingerprints = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private String fingerprint(String dataset, FeatureSet f) {
+        return fingerprints.computeIfAbsent(dataset, k -> f.fingerprint());
+    }
+
     /** What config.json holds: every parameter resolved (defaults included), the data and its fingerprints. */
     public ObjectNode config() {
         ObjectNode m = new ObjectMapper().createObjectNode();
@@ -349,6 +360,7 @@ public final class RunPlan {
         data.forEach((k, f) -> {
             ObjectNode d = ds.putObject(k);
             d.put("key", f.key());
+            d.put("fingerprint", fingerprint(k, f));
             d.put("backbone", f.backbone());
             d.put("classes", f.classes().size());
             d.put("dimension", f.dimension());

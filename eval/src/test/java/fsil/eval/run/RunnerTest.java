@@ -154,6 +154,22 @@ public class RunnerTest {
         assertTrue(messages.contains("toy meta-training: 3/3 epochs, loss 0.5, took 0s"), messages.toString());
     }
 
+    /** One changed feature value under the same dataset name and key: the fingerprint refuses the resume. */
+    @Test
+    void resumeRefusesDataThatChanged(@TempDir Path tmp) throws IOException {
+        Path dir = tmp.resolve("run");
+        runner(TOY).run(spec("ncm", "fewshot", episodes(8, 4), 1), dir);
+        Files.delete(dir.resolve(Runner.UNITS));
+        float[] x = TOY.train().features().rawData().clone();
+        x[5] += 1e-3f;
+        FeatureSet changed = new FeatureSet(TOY.dataset(), TOY.backbone(), TOY.key(), TOY.classes(),
+                new LabeledData(FeatureMatrix.wrap(TOY.train().size(), TOY.dimension(), x), TOY.train().labels()),
+                TOY.test(), TOY.splits());
+        FsilException e = assertThrows(FsilException.class, () -> runner(changed).resume(dir, 1));
+        assertTrue(e.getMessage().contains("changed since the run started"), e.getMessage());
+        assertTrue(Files.readString(dir.resolve(Runner.CONFIG)).contains("\"fingerprint\" : \"" + TOY.fingerprint()));
+    }
+
     static int rowOf(Table s, String method, String setting, String metric) {
         for (int i = 0; i < s.rowCount(); i++) {
             if (s.stringColumn("method").get(i).equals(method) && s.stringColumn("setting").get(i).equals(setting)
