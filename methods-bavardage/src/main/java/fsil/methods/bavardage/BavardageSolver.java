@@ -142,12 +142,21 @@ final class BavardageSolver {
         }
         double[] r = p.init();
         IsotropicVbGmm vb = IsotropicVbGmm.of(c, k);
+        double[] vbDataT = null;
+        if (c.variant() == Variant.BAVARDAGE) {
+            vbDataT = new double[vbDim * n];
+            for (int i = 0; i < n; i++) {
+                for (int t = 0; t < vbDim; t++) {
+                    vbDataT[t * n + i] = vbData[i * vbDim + t];
+                }
+            }
+        }
         for (int step = 0; step < c.nStep(); step++) {
             double[] z;
             int q;
             if (c.variant() == Variant.BAVARDAGE) {
                 CentroidSubspace plda = CentroidSubspace.fit(vbData, n, vbDim, r, k, c.gamma());
-                z = plda.project(vbData, n);
+                z = plda.projectTransposed(vbDataT, n);
                 q = plda.rank();
             } else {
                 z = vbData;
