@@ -74,8 +74,14 @@ public final class BavardageMethod implements Method {
             "add float32 epsilon 2^-23 in the VB softmax as the authors' code does (probabilities renormalised "
                     + "for the output)");
 
+    public static final Param<SpanBasis> TASK_SPAN = Param.option("task_span", SpanBasis.RANK,
+            "preprocessing=code only: the directions of the task's span in which the whitening and its s_max clamp "
+                    + "act; rank = those the task's rows numerically span; authors = min(N, D) directions as the "
+                    + "authors' SVD keeps (completed with directions the data do not reach when the task is "
+                    + "rank-deficient; with N >= D this is the global whitening)");
+
     private static final List<Param<?>> PARAMETERS = List.of(VARIANT, PREPROCESSING, PRESET, T_KM, T_VB, S_MAX,
-            N_STEP, N_KM, MIXTURE, ALPHA0, BETA0, GAMMA, DIRICHLET_COUNTS, EPS_SOFTMAX);
+            N_STEP, N_KM, MIXTURE, ALPHA0, BETA0, GAMMA, DIRICHLET_COUNTS, EPS_SOFTMAX, TASK_SPAN);
 
     @Override
     public String id() {
