@@ -103,6 +103,12 @@ public final class BavardageMethod implements Method {
         return PARAMETERS;
     }
 
+    /** Every variant centres (and whitens) on the base classes. */
+    @Override
+    public boolean needsBaseClasses(Params params) {
+        return true;
+    }
+
     /**
      * Computes the base statistics and, under the {@code auto} preset, chooses T_vb and s_max on the base classes
      * ({@link AutoTuning}); the chosen values are reported in every session's diagnostics ({@code auto_t_vb},
@@ -118,7 +124,7 @@ public final class BavardageMethod implements Method {
         return learner(choice.config(), stats, choice.diagnostics());
     }
 
-    /** A learner from precomputed base statistics (lets a tuner share them between configurations). */
+    /** A learner from precomputed base statistics (lets a caller share them between configurations). */
     public static Learner learner(BavardageConfig config, BaseStatistics base) {
         return learner(config, base, Map.of());
     }

@@ -18,7 +18,8 @@ import java.util.Map;
  * without whitening and projection ({@link Variant#VB_NO_PLDA}: in span coordinates for CODE, in R^D for
  * PAPER).
  *
- * <p>The work is split in two stages so that a tuner can share the expensive part between configurations:
+ * <p>The work is split in two stages so that the {@code auto} preset's tuning ({@link AutoTuning}) can share the
+ * expensive part between configurations:
  * {@link #prepare} does steps 1-3 and the s_max-independent part of the whitening (every decomposition), which
  * depend on the variant, the preprocessing and T_km only; {@link #finish} clamps the gains at s_max and runs the
  * loop with T_vb and the VB settings. {@link #solve} is the two in sequence.
