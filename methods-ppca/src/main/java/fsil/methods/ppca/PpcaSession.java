@@ -232,9 +232,27 @@ final class PpcaSession implements Session {
             comps += m.rank;
         }
         out.put("components_mean", classes.length == 0 ? 0.0 : comps / classes.length);
+        int singular = 0;
+        for (ClassModel m : models) {
+            singular += nearSingular(m.count, config.q(), dim) ? 1 : 0;
+        }
+        out.put("near_singular_classes", (double) singular);
+        out.put("near_singular_fraction", classes.length == 0 ? 0.0 : (double) singular / classes.length);
         out.putAll(learnDiagnostics);
         out.putAll(predictDiagnostics);
         return out;
+    }
+
+    /**
+     * Whether a class of {@code n} samples is near-singular for a model with {@code q} components in {@code d}
+     * dimensions: d/2 + 1 &lt;= n &lt;= q + 1. Then the model keeps all n - 1 directions its centred samples span
+     * (q_c = n - 1, or d when n - 1 &gt; d): the sample covariance is singular or barely invertible and is used whole,
+     * and those directions fill at least half of the feature space, leaving lambda as the only variance of the rest.
+     * This is the regime of the measured collapse (docs/ppca-results.md, <i>Near-singular classes</i>); the flag is
+     * structural and says nothing about a given data set's accuracy, which a validated q (--select) decides.
+     */
+    static boolean nearSingular(long n, int q, int d) {
+        return n >= 2 && n - 1 <= q && 2 * (n - 1) >= d;
     }
 
     /** The sorted class ids (a copy). */

@@ -22,6 +22,7 @@ import java.util.concurrent.Executors;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -354,5 +355,47 @@ class PpcaSessionTest {
         for (String k : keys) {
             assertTrue(k.matches("[a-z][a-z0-9_]*"), "lower_snake_case: " + k);
         }
+    }
+
+    @Test
+    void nearSingularClassesAreCounted() {
+        // D = 24: 13 samples span 12 directions, half the space; with q = 20 the model keeps all of them
+        int[] classes = ids(4, 0);
+        PpcaSession flagged = session(Map.of());
+        flagged.learn(train(classes, 13));
+        assertEquals(12.0, flagged.diagnostics().get("components_mean"));
+        assertEquals(4.0, flagged.diagnostics().get("near_singular_classes"));
+        assertEquals(1.0, flagged.diagnostics().get("near_singular_fraction"));
+        // the same classes with q = 5 (5 of 12 directions), and 5-shot classes with q = 20 (4 directions of 24)
+        PpcaSession fewComponents = session(Map.of("q", "5"));
+        fewComponents.learn(train(classes, 13));
+        assertEquals(5.0, fewComponents.diagnostics().get("components_mean"));
+        assertEquals(0.0, fewComponents.diagnostics().get("near_singular_classes"));
+        PpcaSession fewShots = session(Map.of());
+        fewShots.learn(train(classes, 5));
+        assertEquals(4.0, fewShots.diagnostics().get("components_mean"));
+        assertEquals(0.0, fewShots.diagnostics().get("near_singular_fraction"));
+        // a mix: two flagged classes of four
+        PpcaSession mixed = session(Map.of());
+        mixed.learn(train(new int[] {classes[0], classes[1]}, 13));
+        mixed.learn(train(new int[] {classes[2], classes[3]}, 5));
+        assertEquals(2.0, mixed.diagnostics().get("near_singular_classes"));
+        assertEquals(0.5, mixed.diagnostics().get("near_singular_fraction"));
+        PpcaSession empty = session(Map.of());
+        assertEquals(0.0, empty.diagnostics().get("near_singular_fraction"));
+    }
+
+    @Test
+    void nearSingularRuleBoundaries() {
+        // d/2 + 1 <= n <= q + 1
+        assertTrue(PpcaSession.nearSingular(21, 20, 32));
+        assertTrue(PpcaSession.nearSingular(17, 20, 32));
+        assertFalse(PpcaSession.nearSingular(16, 20, 32));   // 15 directions of 32
+        assertFalse(PpcaSession.nearSingular(22, 20, 32));   // 21 directions, 20 kept
+        assertTrue(PpcaSession.nearSingular(15, 20, 16));    // q_c = 14 of 16 dimensions
+        assertFalse(PpcaSession.nearSingular(15, 20, 128));  // glyphs: 14 of 128
+        assertFalse(PpcaSession.nearSingular(6000, 127, 128));
+        assertFalse(PpcaSession.nearSingular(1, 20, 1));     // a 1-shot class is its mean
+        assertFalse(PpcaSession.nearSingular(21, 0, 32));    // q = 0 keeps nothing
     }
 }
