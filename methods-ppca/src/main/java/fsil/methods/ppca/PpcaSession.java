@@ -245,14 +245,16 @@ final class PpcaSession implements Session {
 
     /**
      * Whether a class of {@code n} samples is near-singular for a model with {@code q} components in {@code d}
-     * dimensions: d/2 + 1 &lt;= n &lt;= q + 1. Then the model keeps all n - 1 directions its centred samples span
-     * (q_c = n - 1, or d when n - 1 &gt; d): the sample covariance is singular or barely invertible and is used whole,
-     * and those directions fill at least half of the feature space, leaving lambda as the only variance of the rest.
-     * This is the regime of the measured collapse (docs/ppca-results.md, <i>Near-singular classes</i>); the flag is
-     * structural and says nothing about a given data set's accuracy, which a validated q (--select) decides.
+     * dimensions: its components q_c = min(q, n - 1, d) are at least half of its sample rank n - 1 and at least half
+     * of the dimension d, i.e. 2 q_c &gt;= max(n - 1, d) with q_c &gt;= 1. The model then fits most of the directions
+     * its few samples span (the trailing sample eigenvalues are noise) and those fill half the feature space or more,
+     * leaving lambda as the only variance of the rest: the regime of the measured collapses (docs/ppca-results.md,
+     * <i>Near-singular classes</i>). With n - 1 much larger than d the covariance is well estimated and no class is
+     * flagged. The flag is structural; a validated q (--select) decides for a given data set.
      */
     static boolean nearSingular(long n, int q, int d) {
-        return n >= 2 && n - 1 <= q && 2 * (n - 1) >= d;
+        long qc = Math.min(Math.min(q, n - 1), d);
+        return qc >= 1 && 2 * qc >= Math.max(n - 1, d);
     }
 
     /** The sorted class ids (a copy). */

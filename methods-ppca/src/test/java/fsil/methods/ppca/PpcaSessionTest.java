@@ -375,6 +375,11 @@ class PpcaSessionTest {
         fewShots.learn(train(classes, 5));
         assertEquals(4.0, fewShots.diagnostics().get("components_mean"));
         assertEquals(0.0, fewShots.diagnostics().get("near_singular_fraction"));
+        // many samples: 20 components of 24 dimensions, but from 200 samples (rank 199)
+        PpcaSession manySamples = session(Map.of());
+        manySamples.learn(train(classes, 200));
+        assertEquals(20.0, manySamples.diagnostics().get("components_mean"));
+        assertEquals(0.0, manySamples.diagnostics().get("near_singular_classes"));
         // a mix: two flagged classes of four
         PpcaSession mixed = session(Map.of());
         mixed.learn(train(new int[] {classes[0], classes[1]}, 13));
@@ -387,14 +392,17 @@ class PpcaSessionTest {
 
     @Test
     void nearSingularRuleBoundaries() {
-        // d/2 + 1 <= n <= q + 1
-        assertTrue(PpcaSession.nearSingular(21, 20, 32));
-        assertTrue(PpcaSession.nearSingular(17, 20, 32));
-        assertFalse(PpcaSession.nearSingular(16, 20, 32));   // 15 directions of 32
-        assertFalse(PpcaSession.nearSingular(22, 20, 32));   // 21 directions, 20 kept
-        assertTrue(PpcaSession.nearSingular(15, 20, 16));    // q_c = 14 of 16 dimensions
-        assertFalse(PpcaSession.nearSingular(15, 20, 128));  // glyphs: 14 of 128
+        // 2 q_c >= max(n - 1, d), q_c = min(q, n - 1, d) >= 1
+        assertTrue(PpcaSession.nearSingular(21, 20, 32));    // 20 of 20 directions, 20 of 32 dimensions
+        assertTrue(PpcaSession.nearSingular(41, 20, 32));    // 20 of 40 and of 32
+        assertFalse(PpcaSession.nearSingular(42, 20, 32));   // 20 of 41
+        assertTrue(PpcaSession.nearSingular(17, 20, 32));    // 16 of 32
+        assertFalse(PpcaSession.nearSingular(16, 20, 32));   // 15 of 32
+        assertTrue(PpcaSession.nearSingular(15, 10, 16));    // glyph features in 16 dimensions: 10 of 14 and of 16
+        assertFalse(PpcaSession.nearSingular(15, 4, 16));
+        assertFalse(PpcaSession.nearSingular(15, 20, 128));  // glyphs in 128 dimensions: 14 of 128
         assertFalse(PpcaSession.nearSingular(6000, 127, 128));
+        assertTrue(PpcaSession.nearSingular(200, 127, 128));
         assertFalse(PpcaSession.nearSingular(1, 20, 1));     // a 1-shot class is its mean
         assertFalse(PpcaSession.nearSingular(21, 0, 32));    // q = 0 keeps nothing
     }
