@@ -36,66 +36,64 @@ record Scatter(int dim, DMatrixRMaj factor, DMatrixRMaj dense, double scale) {
     }
 
     /**
-     * Y = X C for a block of row vectors X (b x d); {@code y} is reshaped. Cost b r d multiply-adds twice (factor)
-     * or b d^2 (dense).
+     * C prepared for repeated products with blocks of row vectors (the Krylov solver): copies of the stored matrix
+     * as one array per row, the layout whose loops the JIT compiles to vector instructions (it does not for loops
+     * over an offset into one flat array). Holds 2 r d doubles (factor rows and their transpose) or d^2 (dense).
      */
-    void apply(DMatrixRMaj x, DMatrixRMaj y) {
-        y.reshape(x.numRows, dim);
-        if (factor != null) {
-            applyFactor(x, y);
-        } else {
-            CommonOps_DDRM.mult(scale, x, dense, y);
-        }
+    Operator operator() {
+        return new Operator(this);
     }
 
-    /**
-     * Y = s X F^T F as sum_i (s X f_i) f_i^T over the factor rows f_i: each row is read once for the dot products and
-     * again from the L1 cache for the updates, where two EJML products would stream F twice; the results are
-     * bit-identical. Its cost is part of the fit time that {@code PpcaFitBench} measures (benchmarks module,
-     * benchmarks/README.md).
-     */
-    private void applyFactor(DMatrixRMaj x, DMatrixRMaj y) {
-        int b = x.numRows;
-        int d = dim;
-        double[] f = factor.data;
-        double[] xs = x.data;
-        double[] ys = y.data;
-        java.util.Arrays.fill(ys, 0, b * d, 0.0);
-        int r = 0;
-        for (; r + 2 <= b; r += 2) {
-            int x0 = r * d;
-            int x1 = x0 + d;
-            for (int i = 0; i < factor.numRows; i++) {
-                int fo = i * d;
-                double c0 = 0;
-                double c1 = 0;
-                for (int t = 0; t < d; t++) {
-                    double ft = f[fo + t];
-                    c0 += xs[x0 + t] * ft;
-                    c1 += xs[x1 + t] * ft;
+    /** Y = X C for blocks of row vectors, with C's storage copied into row arrays once (see {@link #operator}). */
+    static final class Operator {
+        private final int dim;
+        private final double scale;
+        /** factor rows f_i (r x d), or the dense rows (d x d). */
+        private final double[][] rows;
+        /** factor columns: row t holds f_1[t] .. f_r[t] (d x r); null for the dense form. */
+        private final double[][] columns;
+        /** projections of two vectors onto the factor rows (factor form). */
+        private final double[] p0;
+        private final double[] p1;
+
+        private Operator(Scatter c) {
+            this.dim = c.dim;
+            this.scale = c.scale;
+            DMatrixRMaj m = c.factor != null ? c.factor : c.dense;
+            this.rows = RowKernels.rows(m.data, m.numRows, m.numCols);
+            this.columns = c.factor != null ? RowKernels.transpose(m.data, m.numRows, m.numCols) : null;
+            int r = c.factor != null ? m.numRows : 0;
+            this.p0 = new double[r];
+            this.p1 = new double[r];
+        }
+
+        /**
+         * y_j = x_j C for j &lt; b. Factor form: p = s (x F^T) from the transposed rows, then y = p F, two vectors
+         * per pass; dense form: y = (s x) M. Every product is a plain sum in ascending index order, so the result is
+         * the one of the flat-array loops it replaces, bit for bit.
+         */
+        void apply(double[][] x, int b, double[][] y) {
+            if (columns == null) {
+                for (int j = 0; j < b; j++) {
+                    RowKernels.combination(x[j], 0, scale, rows, dim, y[j]);
                 }
-                c0 *= scale;
-                c1 *= scale;
-                for (int t = 0; t < d; t++) {
-                    double ft = f[fo + t];
-                    ys[x0 + t] += c0 * ft;
-                    ys[x1 + t] += c1 * ft;
+                return;
+            }
+            int r = rows.length;
+            for (int j = 0; j < b; j += 2) {
+                boolean pair = j + 1 < b;
+                double[] x1 = pair ? x[j + 1] : x[j];
+                RowKernels.project(x[j], x1, columns, dim, r, p0, p1);
+                if (pair) {
+                    RowKernels.accumulate(p0, p1, scale, rows, r, dim, y[j], y[j + 1]);
+                } else {
+                    RowKernels.accumulate(p0, p0, scale, rows, r, dim, y[j], null);
                 }
             }
         }
-        for (; r < b; r++) {
-            int xo = r * d;
-            for (int i = 0; i < factor.numRows; i++) {
-                int fo = i * d;
-                double c = scale * TopEigen.dot(xs, xo, f, fo, d);
-                for (int t = 0; t < d; t++) {
-                    ys[xo + t] += c * f[fo + t];
-                }
-            }
-        }
     }
 
-    /** Multiply-adds of {@link #apply} per row vector. */
+    /** Multiply-adds of {@link Operator#apply} per row vector. */
     double applyCost() {
         return factor != null ? 2.0 * factor.numRows * dim : (double) dim * dim;
     }

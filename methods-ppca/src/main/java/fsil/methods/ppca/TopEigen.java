@@ -223,11 +223,11 @@ final class TopEigen {
         int want = k + 1 <= rank ? k + 1 : k;
         int block = BLOCK;
         int capacity = Math.min(d, rank + block);
-        DMatrixRMaj basis = new DMatrixRMaj(capacity, d);   // rows q_i, orthonormal
-        DMatrixRMaj image = new DMatrixRMaj(capacity, d);   // rows C q_i
-        double[] t = new double[capacity * capacity];       // q_i^T C q_j
-        DMatrixRMaj next = gaussian(block, d, seed);
-        DMatrixRMaj img = new DMatrixRMaj(1, 1);
+        Scatter.Operator op = c.operator();
+        double[][] basis = new double[capacity][];  // rows q_i, orthonormal
+        double[][] image = new double[capacity][];  // rows C q_i
+        double[] t = new double[capacity * capacity]; // q_i^T C q_j
+        double[][] next = gaussian(block, d, seed);
         int m = 0;
         double spent = 0;
         // the k-th Ritz pair cannot be resolved from a basis much smaller than 2k
@@ -235,22 +235,24 @@ final class TopEigen {
         int lastM = 0;
         double lastEstimate = Double.POSITIVE_INFINITY;
         while (true) {
-            int added = orthogonalise(next, basis, m, capacity);
-            spent += 4.0 * next.numRows * m * d + (double) next.numRows * next.numRows * d;
+            int added = orthogonalise(next, basis, m, capacity, d);
+            int rows = Math.max(added, 1);
+            spent += 4.0 * rows * m * d + (double) rows * rows * d;
             boolean invariant = added == 0;
             if (added > 0) {
-                System.arraycopy(next.data, 0, basis.data, m * d, added * d);
-                DMatrixRMaj fresh = DMatrixRMaj.wrap(added, d, next.data);
-                c.apply(fresh, img);
-                System.arraycopy(img.data, 0, image.data, m * d, added * d);
+                double[][] img = new double[added][d];
+                op.apply(next, added, img);
+                for (int i = 0; i < added; i++) {
+                    basis[m + i] = next[i];
+                    image[m + i] = img[i];
+                }
                 // rows m..m+added of T against all basis vectors so far
-                DMatrixRMaj allImages = DMatrixRMaj.wrap(m + added, d, image.data);
-                DMatrixRMaj coef = new DMatrixRMaj(added, m + added);
-                CommonOps_DDRM.multTransB(fresh, allImages, coef);
                 int cols = m + added;
+                double[] coef = new double[added * cols];
+                RowKernels.dots(next, added, image, cols, d, coef, cols);
                 for (int i = 0; i < added; i++) {
                     for (int j = 0; j < cols; j++) {
-                        double v = coef.data[i * cols + j];
+                        double v = coef[i * cols + j];
                         t[(m + i) * capacity + j] = v;
                         t[j * capacity + m + i] = v;
                     }
@@ -271,8 +273,8 @@ final class TopEigen {
                     }
                     double[] values = java.util.Arrays.copyOf(ritz.values, k);
                     int kept = numericalRank(values, identity(k), d, c.rows());
-                    return new Pairs(java.util.Arrays.copyOf(values, kept),
-                            java.util.Arrays.copyOf(ritz.vectors, kept * d), Method.KRYLOV, m, false);
+                    return new Pairs(java.util.Arrays.copyOf(values, kept), flatten(ritz.vectors, kept, d),
+                            Method.KRYLOV, m, false);
                 }
                 double estimate = scoreErrorEstimate(ritz, k, want, lambda);
                 nextCheck = nextCheck(m, estimate, lastM, lastEstimate);
@@ -288,8 +290,8 @@ final class TopEigen {
                 }
                 int kk = Math.min(k, m);
                 int kept = numericalRank(ritz.values, identity(kk), d, c.rows());
-                return new Pairs(java.util.Arrays.copyOf(ritz.values, kept),
-                        java.util.Arrays.copyOf(ritz.vectors, kept * d), Method.KRYLOV, m, false);
+                return new Pairs(java.util.Arrays.copyOf(ritz.values, kept), flatten(ritz.vectors, kept, d),
+                        Method.KRYLOV, m, false);
             }
             if (invariant || whole) {
                 return null;
@@ -299,16 +301,27 @@ final class TopEigen {
             }
             // next block: C applied to the newest block, orthogonalised on the next pass
             int from = m - added;
-            next = new DMatrixRMaj(added, d);
-            System.arraycopy(image.data, from * d, next.data, 0, added * d);
+            next = new double[added][];
+            for (int i = 0; i < added; i++) {
+                next[i] = image[from + i].clone();
+            }
         }
     }
 
-    /** Ritz values (decreasing) and the first {@code want} Ritz vectors with their residual norms. */
-    private record Ritz(double[] values, double[] vectors, double[] residuals) {
+    /** The first {@code count} rows as one row-major array. */
+    private static double[] flatten(double[][] rows, int count, int d) {
+        double[] out = new double[count * d];
+        for (int i = 0; i < count; i++) {
+            System.arraycopy(rows[i], 0, out, i * d, d);
+        }
+        return out;
     }
 
-    private static Ritz rayleighRitz(double[] t, int capacity, int m, DMatrixRMaj basis, DMatrixRMaj image, int want,
+    /** Ritz values (decreasing) and the first {@code want} Ritz vectors with their residual norms. */
+    private record Ritz(double[] values, double[][] vectors, double[] residuals) {
+    }
+
+    private static Ritz rayleighRitz(double[] t, int capacity, int m, double[][] basis, double[][] image, int want,
                                      int d) {
         DMatrixRMaj tm = new DMatrixRMaj(m, m);
         for (int i = 0; i < m; i++) {
@@ -324,33 +337,30 @@ final class TopEigen {
             all[i] = eig.getEigenvalue(i).getReal();
         }
         int[] top = largest(all, want);
-        DMatrixRMaj st = new DMatrixRMaj(want, m);
         double[] values = new double[want];
-        for (int i = 0; i < want; i++) {
-            values[i] = all[top[i]];
-            System.arraycopy(eig.getEigenVector(top[i]).data, 0, st.data, i * m, m);
-        }
-        DMatrixRMaj v = new DMatrixRMaj(want, d);
-        DMatrixRMaj cv = new DMatrixRMaj(want, d);
-        CommonOps_DDRM.mult(st, DMatrixRMaj.wrap(m, d, basis.data), v);
-        CommonOps_DDRM.mult(st, DMatrixRMaj.wrap(m, d, image.data), cv);
+        double[][] v = new double[want][d];
+        double[] cv = new double[d];
         double[] res = new double[want];
         for (int i = 0; i < want; i++) {
-            double s = 0;
+            values[i] = all[top[i]];
+            double[] s = eig.getEigenVector(top[i]).data;
+            double[] vi = v[i];
+            RowKernels.combination(s, 0, 1.0, basis, m, vi, d);
+            RowKernels.combination(s, 0, 1.0, image, m, cv, d);
+            double r2 = 0;
             double norm = 0;
             for (int j = 0; j < d; j++) {
-                double vij = v.data[i * d + j];
-                double r = cv.data[i * d + j] - values[i] * vij;
-                s += r * r;
-                norm += vij * vij;
+                double r = cv[j] - values[i] * vi[j];
+                r2 += r * r;
+                norm += vi[j] * vi[j];
             }
             norm = Math.sqrt(norm);
-            res[i] = Math.sqrt(s) / norm;
+            res[i] = Math.sqrt(r2) / norm;
             for (int j = 0; j < d; j++) {
-                v.data[i * d + j] /= norm;
+                vi[j] /= norm;
             }
         }
-        return new Ritz(values, v.data, res);
+        return new Ritz(values, v, res);
     }
 
     /**
@@ -414,57 +424,59 @@ final class TopEigen {
 
     /**
      * Orthogonalises the rows of {@code z} against the first {@code m} rows of {@code basis} (classical Gram-Schmidt,
-     * twice) and among themselves (modified Gram-Schmidt), normalises them, and compacts the survivors to the top of
+     * twice) and among themselves (modified Gram-Schmidt), normalises them, and moves the survivors to the front of
      * {@code z}. Rows that lose all but {@link #DEFLATION} of their norm are dropped (they are already in the span).
      *
      * @return the number of rows kept (at most capacity - m)
      */
-    private static int orthogonalise(DMatrixRMaj z, DMatrixRMaj basis, int m, int capacity) {
-        int b = z.numRows;
-        int d = z.numCols;
+    private static int orthogonalise(double[][] z, double[][] basis, int m, int capacity, int d) {
+        int b = z.length;
         double[] before = new double[b];
         for (int i = 0; i < b; i++) {
-            before[i] = Math.sqrt(dot(z.data, i * d, z.data, i * d, d));
+            before[i] = Math.sqrt(RowKernels.dot(z[i], z[i], d));
         }
         if (m > 0) {
-            DMatrixRMaj q = DMatrixRMaj.wrap(m, d, basis.data);
-            DMatrixRMaj coef = new DMatrixRMaj(b, m);
+            double[] coef = new double[b * m];
             for (int pass = 0; pass < 2; pass++) {
-                CommonOps_DDRM.multTransB(z, q, coef);
-                CommonOps_DDRM.multAdd(-1, coef, q, z);
+                RowKernels.dots(z, b, basis, m, d, coef, m);
+                for (int i = 0; i < b; i++) {
+                    RowKernels.subtract(z[i], coef, i * m, basis, m, d);
+                }
             }
         }
         int kept = 0;
         for (int i = 0; i < b && m + kept < capacity; i++) {
-            int off = i * d;
+            double[] zi = z[i];
             for (int pass = 0; pass < 2; pass++) {
                 for (int j = 0; j < kept; j++) {
-                    double p = dot(z.data, off, z.data, j * d, d);
+                    double[] zj = z[j];
+                    double p = RowKernels.dot(zi, zj, d);
                     for (int l = 0; l < d; l++) {
-                        z.data[off + l] -= p * z.data[j * d + l];
+                        zi[l] -= p * zj[l];
                     }
                 }
             }
-            double norm = Math.sqrt(dot(z.data, off, z.data, off, d));
+            double norm = Math.sqrt(RowKernels.dot(zi, zi, d));
             if (!(norm > DEFLATION * before[i]) || norm == 0) {
                 continue;
             }
-            int dst = kept * d;
             for (int l = 0; l < d; l++) {
-                z.data[dst + l] = z.data[off + l] / norm;
+                zi[l] = zi[l] / norm;
             }
+            z[kept] = zi;
             kept++;
         }
-        z.reshape(Math.max(kept, 1), d, true);
         return kept;
     }
 
-    private static DMatrixRMaj gaussian(int rows, int d, long seed) {
+    private static double[][] gaussian(int rows, int d, long seed) {
         UniformRandomProvider rng = RandomStreams.create(seed);
         ZigguratSampler.NormalizedGaussian g = ZigguratSampler.NormalizedGaussian.of(rng);
-        DMatrixRMaj z = new DMatrixRMaj(rows, d);
-        for (int i = 0; i < z.data.length; i++) {
-            z.data[i] = g.sample();
+        double[][] z = new double[rows][d];
+        for (double[] row : z) {
+            for (int i = 0; i < d; i++) {
+                row[i] = g.sample();
+            }
         }
         return z;
     }
