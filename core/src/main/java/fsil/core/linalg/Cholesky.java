@@ -1,6 +1,7 @@
 package fsil.core.linalg;
 
 import fsil.core.math.NumericalException;
+import org.ejml.EjmlParameters;
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.factory.DecompositionFactory_DDRM;
 import org.ejml.interfaces.decomposition.CholeskyDecomposition_F64;
@@ -51,7 +52,8 @@ public final class Cholesky {
         }
         meanDiag /= n;
         if (meanDiag > 0) {
-            CholeskyDecomposition_F64<DMatrixRMaj> chol = DecompositionFactory_DDRM.chol(n, true);
+            boolean inner = n < EjmlParameters.SWITCH_BLOCK64_CHOLESKY;
+            CholeskyDecomposition_F64<DMatrixRMaj> chol = inner ? null : DecompositionFactory_DDRM.chol(n, true);
             DMatrixRMaj work = new DMatrixRMaj(n, n);
             for (int k = 0; k < policy.attempts(); k++) {
                 double jitter = policy.relativeJitter(k) * meanDiag;
@@ -59,8 +61,8 @@ public final class Cholesky {
                 for (int i = 0; i < n; i++) {
                     work.data[i * n + i] += jitter;
                 }
-                if (chol.decompose(work)) {
-                    DMatrixRMaj lower = chol.getT(null);
+                if (inner ? decomposeLower(work.data, n) : chol.decompose(work)) {
+                    DMatrixRMaj lower = inner ? work : chol.getT(null);
                     if (validFactor(lower)) {
                         return new CholeskyFactor(lower, jitter, k + 1);
                     }
@@ -68,6 +70,83 @@ public final class Cholesky {
             }
         }
         throw new NumericalException(failureMessage(a, policy, meanDiag));
+    }
+
+    /**
+     * In-place lower Cholesky factor of the row-major n x n matrix t (strict upper triangle set to 0), or false
+     * when a pivot is not positive. The same arithmetic as EJML's inner-product {@code CholeskyDecompositionInner_DDRM}
+     * (which {@link DecompositionFactory_DDRM#chol} picks below {@code EjmlParameters.SWITCH_BLOCK64_CHOLESKY}):
+     * L[j][i] = (A[i][j] - sum_{k &lt; i} L[i][k] L[j][k]) * (1 / L[i][i]), the sum taken in increasing k from the
+     * upper-triangle entry A[i][j], so the factor is bit for bit EJML's. Only the order in which the entries are
+     * computed differs: row by row, four rows j at a time, so each row i of L read from memory serves four
+     * independent sums (EJML goes column by column and reads all later rows once per column).
+     */
+    static boolean decomposeLower(double[] t, int n) {
+        double[] inv = new double[n];
+        int j0 = 0;
+        for (; j0 + 3 < n; j0 += 4) {
+            int r0 = j0 * n;
+            int r1 = r0 + n;
+            int r2 = r1 + n;
+            int r3 = r2 + n;
+            for (int i = 0; i < j0; i++) {
+                int ri = i * n;
+                double s0 = t[ri + j0];
+                double s1 = t[ri + j0 + 1];
+                double s2 = t[ri + j0 + 2];
+                double s3 = t[ri + j0 + 3];
+                for (int k = 0; k < i; k++) {
+                    double lik = t[ri + k];
+                    s0 -= lik * t[r0 + k];
+                    s1 -= lik * t[r1 + k];
+                    s2 -= lik * t[r2 + k];
+                    s3 -= lik * t[r3 + k];
+                }
+                double d = inv[i];
+                t[r0 + i] = s0 * d;
+                t[r1 + i] = s1 * d;
+                t[r2 + i] = s2 * d;
+                t[r3 + i] = s3 * d;
+            }
+            for (int j = j0; j < j0 + 4; j++) {
+                if (!finishRow(t, n, j, j0, inv)) {
+                    return false;
+                }
+            }
+        }
+        for (int j = j0; j < n; j++) {
+            if (!finishRow(t, n, j, 0, inv)) {
+                return false;
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            java.util.Arrays.fill(t, i * n + i + 1, i * n + n, 0.0);
+        }
+        return true;
+    }
+
+    /** Entries L[j][from .. j-1] and the pivot L[j][j] of row j (the entries before {@code from} are done). */
+    private static boolean finishRow(double[] t, int n, int j, int from, double[] inv) {
+        int rj = j * n;
+        for (int i = from; i < j; i++) {
+            int ri = i * n;
+            double s = t[ri + j];
+            for (int k = 0; k < i; k++) {
+                s -= t[ri + k] * t[rj + k];
+            }
+            t[rj + i] = s * inv[i];
+        }
+        double d = t[rj + j];
+        for (int k = 0; k < j; k++) {
+            d -= t[rj + k] * t[rj + k];
+        }
+        if (d <= 0.0) {
+            return false;
+        }
+        double ljj = Math.sqrt(d);
+        t[rj + j] = ljj;
+        inv[j] = 1.0 / ljj;
+        return true;
     }
 
     private static boolean validFactor(DMatrixRMaj lower) {
@@ -97,6 +176,9 @@ public final class Cholesky {
                     throw new NumericalException(String.format(Locale.ROOT,
                             "Cholesky: the %d x %d matrix has a non-finite entry at (%d, %d) or (%d, %d): %s, %s; "
                                     + "check the inputs and hyperparameters that produced it", n, n, i, j, j, i, aij, aji));
+                }
+                if (aij == aji) {
+                    continue;
                 }
                 double scale = Math.max(Math.sqrt(Math.abs(d[i * n + i] * d[j * n + j])), Math.abs(aij));
                 if (Math.abs(aij - aji) > 1e-8 * scale) {

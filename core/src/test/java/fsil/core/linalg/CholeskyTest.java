@@ -326,4 +326,50 @@ class CholeskyTest {
             }
         }
     }
+
+    @Test
+    void factorIsBitForBitEjmlsInnerProductCholesky() {
+        // the own kernel replaces EJML's below its block-size switch and must give the same bits (same sums in the
+        // same order), for every residue of n modulo the four rows it computes at once; also on a failing matrix
+        for (int n : new int[]{1, 2, 3, 4, 5, 6, 7, 8, 9, 33, 130, 257}) {
+            DMatrixRMaj a = randomSpd(n, 100 + n);
+            DMatrixRMaj ejml = a.copy();
+            assertTrue(new org.ejml.dense.row.decomposition.chol.CholeskyDecompositionInner_DDRM(true).decompose(ejml));
+            DMatrixRMaj own = a.copy();
+            assertTrue(Cholesky.decomposeLower(own.data, n));
+            for (int i = 0; i < n * n; i++) {
+                assertEquals(Double.doubleToRawLongBits(ejml.data[i]), Double.doubleToRawLongBits(own.data[i]),
+                        "n = " + n + ", entry " + i);
+            }
+            DMatrixRMaj viaFactor = Cholesky.factor(a, JitterPolicy.none()).lower();
+            assertEquals(0.0, maxAbsDiff(viaFactor, ejml), 0);
+        }
+        DMatrixRMaj indefinite = withEigenvalues(new double[]{1, 2, -0.5, 3, 4, 5}, 3);
+        assertTrue(!Cholesky.decomposeLower(indefinite.copy().data, 6));
+    }
+
+    @Test
+    void blockedSolvesEqualTheColumnAtATimeSubstitution() {
+        // more columns than one block, and a block remainder: each column must equal the vector solve bit for bit
+        int n = 37;
+        int m = 2 * Triangular.COLUMN_BLOCK + 5;
+        CholeskyFactor f = Cholesky.factor(randomSpd(n, 5), JitterPolicy.none());
+        DMatrixRMaj b = RandomMatrices_DDRM.rectangle(n, m, -1, 1, new Random(9));
+        DMatrixRMaj lower = f.solveLower(b);
+        DMatrixRMaj upper = f.solveLowerTranspose(b);
+        for (int j = 0; j < m; j++) {
+            double[] col = new double[n];
+            for (int i = 0; i < n; i++) {
+                col[i] = b.get(i, j);
+            }
+            double[] lo = col.clone();
+            f.solveLowerInPlace(lo);
+            double[] up = col.clone();
+            f.solveLowerTransposeInPlace(up);
+            for (int i = 0; i < n; i++) {
+                assertEquals(lo[i], lower.get(i, j), 1e-13 * (1 + Math.abs(lo[i])));
+                assertEquals(up[i], upper.get(i, j), 1e-13 * (1 + Math.abs(up[i])));
+            }
+        }
+    }
 }
