@@ -349,26 +349,38 @@ class CholeskyTest {
     }
 
     @Test
-    void blockedSolvesEqualTheColumnAtATimeSubstitution() {
-        // more columns than one block, and a block remainder: each column must equal the vector solve bit for bit
-        int n = 37;
-        int m = 2 * Triangular.COLUMN_BLOCK + 5;
-        CholeskyFactor f = Cholesky.factor(randomSpd(n, 5), JitterPolicy.none());
-        DMatrixRMaj b = RandomMatrices_DDRM.rectangle(n, m, -1, 1, new Random(9));
-        DMatrixRMaj lower = f.solveLower(b);
-        DMatrixRMaj upper = f.solveLowerTranspose(b);
-        for (int j = 0; j < m; j++) {
-            double[] col = new double[n];
-            for (int i = 0; i < n; i++) {
-                col[i] = b.get(i, j);
+    void blockedForwardSubstitutionIsBitForBitThePlainOne() {
+        // rows four at a time and column blocks: every residue of n modulo 4, more columns than one block, and a
+        // factor with exact zeros (skipped updates) must give the bits of the plain row-by-row substitution
+        for (int n : new int[]{1, 2, 3, 4, 5, 6, 7, 9, 37}) {
+            int m = Triangular.COLUMN_BLOCK + 7;
+            DMatrixRMaj lower = Cholesky.factor(randomSpd(n, 5 + n), JitterPolicy.none()).lower().copy();
+            if (n > 5) {
+                lower.set(5, 2, 0.0);
+                lower.set(n - 1, 4, 0.0);
             }
-            double[] lo = col.clone();
-            f.solveLowerInPlace(lo);
-            double[] up = col.clone();
-            f.solveLowerTransposeInPlace(up);
+            DMatrixRMaj b = RandomMatrices_DDRM.rectangle(n, m, -1, 1, new Random(9));
+            DMatrixRMaj plain = b.copy();
+            double[] x = plain.data;
+            double[] l = lower.data;
             for (int i = 0; i < n; i++) {
-                assertEquals(lo[i], lower.get(i, j), 1e-13 * (1 + Math.abs(lo[i])));
-                assertEquals(up[i], upper.get(i, j), 1e-13 * (1 + Math.abs(up[i])));
+                for (int k = 0; k < i; k++) {
+                    if (l[i * n + k] != 0) {
+                        for (int j = 0; j < m; j++) {
+                            x[i * m + j] -= l[i * n + k] * x[k * m + j];
+                        }
+                    }
+                }
+                double inv = 1.0 / l[i * n + i];
+                for (int j = 0; j < m; j++) {
+                    x[i * m + j] *= inv;
+                }
+            }
+            DMatrixRMaj blocked = b.copy();
+            Triangular.solveLower(lower, blocked);
+            for (int i = 0; i < n * m; i++) {
+                assertEquals(Double.doubleToRawLongBits(plain.data[i]), Double.doubleToRawLongBits(blocked.data[i]),
+                        "n = " + n + ", entry " + i);
             }
         }
     }
