@@ -38,6 +38,19 @@ public final class Cholesky {
      *                                  1e-8), or is not positive definite under any jitter of the policy
      */
     public static CholeskyFactor factor(DMatrixRMaj a, JitterPolicy policy) {
+        return factor(a, policy, false);
+    }
+
+    /**
+     * As {@link #factor(DMatrixRMaj, JitterPolicy)}, but the factor may be computed in {@code a}'s own storage when
+     * the policy has a single attempt (no copy, no second n x n array): afterwards {@code a} holds L or, on failure,
+     * garbage. For callers that built {@code a} only to factor it.
+     */
+    public static CholeskyFactor factorOverwriting(DMatrixRMaj a, JitterPolicy policy) {
+        return factor(a, policy, true);
+    }
+
+    private static CholeskyFactor factor(DMatrixRMaj a, JitterPolicy policy, boolean overwrite) {
         int n = a.numRows;
         if (a.numCols != n) {
             throw new IllegalArgumentException("Cholesky needs a square matrix, got " + n + " x " + a.numCols);
@@ -51,13 +64,16 @@ public final class Cholesky {
             meanDiag += a.data[i * n + i];
         }
         meanDiag /= n;
+        boolean inner = n < EjmlParameters.SWITCH_BLOCK64_CHOLESKY;
+        boolean inPlace = overwrite && inner && policy.attempts() == 1;
         if (meanDiag > 0) {
-            boolean inner = n < EjmlParameters.SWITCH_BLOCK64_CHOLESKY;
             CholeskyDecomposition_F64<DMatrixRMaj> chol = inner ? null : DecompositionFactory_DDRM.chol(n, true);
-            DMatrixRMaj work = new DMatrixRMaj(n, n);
+            DMatrixRMaj work = inPlace ? a : new DMatrixRMaj(n, n);
             for (int k = 0; k < policy.attempts(); k++) {
                 double jitter = policy.relativeJitter(k) * meanDiag;
-                work.setTo(a);
+                if (!inPlace) {
+                    work.setTo(a);
+                }
                 for (int i = 0; i < n; i++) {
                     work.data[i * n + i] += jitter;
                 }
@@ -69,7 +85,7 @@ public final class Cholesky {
                 }
             }
         }
-        throw new NumericalException(failureMessage(a, policy, meanDiag));
+        throw new NumericalException(failureMessage(a, policy, meanDiag, inPlace && meanDiag > 0));
     }
 
     /**
@@ -190,7 +206,7 @@ public final class Cholesky {
         }
     }
 
-    private static String failureMessage(DMatrixRMaj a, JitterPolicy policy, double meanDiag) {
+    private static String failureMessage(DMatrixRMaj a, JitterPolicy policy, double meanDiag, boolean overwritten) {
         int n = a.numRows;
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, "Cholesky factorisation failed: the %d x %d matrix is not positive definite", n, n));
@@ -201,7 +217,8 @@ public final class Cholesky {
             sb.append(String.format(Locale.ROOT, " even with diagonal jitter up to %.1e x mean diagonal %.4g (%d attempts, %s)",
                     last, meanDiag, policy.attempts(), policy));
         }
-        sb.append(". ").append(conditionEstimate(a)).append(". Typical causes: duplicated or nearly duplicated inputs "
+        sb.append(". ").append(overwritten ? "No condition estimate: the matrix was factored in its own storage"
+                : conditionEstimate(a)).append(". Typical causes: duplicated or nearly duplicated inputs "
                 + "with a very long lengthscale, a diverged hyperparameter, or a matrix that is not a covariance.");
         return sb.toString();
     }
