@@ -23,20 +23,23 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Test-time episodes per second of the logistic-softmax GP (learn the support set, predict the queries), with the
- * learn (task inference) and predict (predictive + Monte Carlo class probabilities) parts timed separately: mean-field
- * with 20 steps (the reference), mean-field with one step, and the Gibbs sampler (20 burn-in + 30 kept sweeps by
- * default), measured round robin in the same run on the same synthetic 5-way 5-shot episodes (Gaussian clusters,
- * D = 64 by default) with the cosine kernel on the raw features (the feature map costs the same for every variant).
- * Accuracy is a sanity column of the returned table.
+ * Test-time cost of the logistic-softmax GP at equal accuracy: mean-field with the defaults (tolerance stop,
+ * quadrature predictive; the reference), mean-field as it was before (20 steps, 1,000 Monte Carlo draws) and Gibbs
+ * chains of the lengths given, measured round robin in the same run on the same synthetic 5-way 5-shot episodes
+ * (Gaussian clusters, D = 64 by default; cosine kernel on the raw features, so the feature map costs nothing), with
+ * learn (task inference) and predict (predictive + class probabilities) timed separately. Every row also reports its
+ * accuracy over the episodes and its paired difference to the reference (95% intervals over episodes), so the Gibbs
+ * chain that matches the reference's accuracy can be read off the same table.
  *
- * <p>Options (key=value): dim (64), ways (5), shots (5), queries (75), episodes (50 per timed repetition), reps (5),
- * warmups (1), mc_samples (1000), gibbs_burnin (20), gibbs_samples (30), tau (0.2), mean (0: the Gibbs chain
- * cannot run at the paper's test mean -5 with tau = 0.2, see {@link GibbsSampler}), seed (1).
+ * <p>Options (key=value): dim (64), ways (5), shots (5), queries (75), episodes (100 per timed repetition), reps (3),
+ * warmups (1), mc_samples (1000), gibbs (comma-separated burn-in+kept sweeps, "20+30,600+200"), tau (0.2),
+ * mean (0: the Gibbs chain cannot run at the paper's test mean -5 with tau = 0.2, see {@link GibbsSampler}), seed (1).
  */
 public final class LsgpInferenceBenchmark implements Benchmark {
+    static final String REFERENCE = "mean-field (ref.)";
+    static final String PREVIOUS = "mean-field 20 steps, MC";
     private static final Set<String> KEYS = Set.of("dim", "ways", "shots", "queries", "episodes", "reps", "warmups",
-            "mc_samples", "gibbs_burnin", "gibbs_samples", "tau", "mean", "seed");
+            "mc_samples", "gibbs", "tau", "mean", "seed");
 
     @Override
     public String id() {
@@ -45,7 +48,8 @@ public final class LsgpInferenceBenchmark implements Benchmark {
 
     @Override
     public String description() {
-        return "lsgp test-time episodes/s: mean-field 20 steps (reference) vs 1 step vs Gibbs, 5-way 5-shot Q=75";
+        return "lsgp test-time cost at equal accuracy: mean-field (reference) vs 20 steps + Monte Carlo vs Gibbs "
+                + "chains, 5-way 5-shot Q=75";
     }
 
     @Override
@@ -60,8 +64,8 @@ public final class LsgpInferenceBenchmark implements Benchmark {
         int ways = (int) number(options, "ways", 5);
         int shots = (int) number(options, "shots", 5);
         int queries = (int) number(options, "queries", 75);
-        int episodes = (int) number(options, "episodes", 50);
-        int reps = (int) number(options, "reps", 5);
+        int episodes = (int) number(options, "episodes", 100);
+        int reps = (int) number(options, "reps", 3);
         int warmups = (int) number(options, "warmups", 1);
         long seed = (long) number(options, "seed", 1);
         String mc = options.getOrDefault("mc_samples", "1000");
@@ -80,12 +84,16 @@ public final class LsgpInferenceBenchmark implements Benchmark {
         }
         LsgpMethod m = new LsgpMethod();
         Map<String, Map<String, String>> variants = new LinkedHashMap<>();
-        variants.put("mean-field 20 steps (ref.)", Map.of("steps", "20"));
-        variants.put("mean-field 1 step", Map.of("steps", "1"));
-        variants.put("gibbs " + options.getOrDefault("gibbs_burnin", "20") + "+"
-                + options.getOrDefault("gibbs_samples", "30") + " sweeps", Map.of("inference", "gibbs",
-                "gibbs_burnin", options.getOrDefault("gibbs_burnin", "20"),
-                "gibbs_samples", options.getOrDefault("gibbs_samples", "30")));
+        variants.put(REFERENCE, Map.of());
+        variants.put(PREVIOUS, Map.of("steps", "20", "tol", "0", "predictive", "monte-carlo"));
+        for (String len : options.getOrDefault("gibbs", "20+30,600+200").split(",")) {
+            String[] bs = len.trim().split("\\+");
+            if (bs.length != 2) {
+                throw new FsilException("gibbs lengths are burn-in+kept sweeps, e.g. 20+30,600+200; got '" + len + "'");
+            }
+            variants.put("gibbs " + bs[0] + "+" + bs[1], Map.of("inference", "gibbs", "gibbs_burnin", bs[0],
+                    "gibbs_samples", bs[1]));
+        }
         Map<String, Learner> learners = new LinkedHashMap<>();
         for (Map.Entry<String, Map<String, String>> v : variants.entrySet()) {
             Map<String, String> p = new LinkedHashMap<>(v.getValue());
@@ -96,22 +104,34 @@ public final class LsgpInferenceBenchmark implements Benchmark {
             learners.put(v.getKey(), m.learner(m.params(p), Background.none(dim)));
         }
         Map<String, double[][]> times = new LinkedHashMap<>();
+        Map<String, double[]> accuracy = new LinkedHashMap<>();
+        Map<String, Double> steps = new LinkedHashMap<>();
         for (String k : learners.keySet()) {
             times.put(k, new double[2][reps]);
+            accuracy.put(k, new double[episodes]);
         }
         for (int r = -warmups; r < reps; r++) {
             for (Map.Entry<String, Learner> l : learners.entrySet()) {
                 long learnNs = 0;
                 long predictNs = 0;
+                double stepSum = 0;
                 for (int e = 0; e < pool.size(); e++) {
                     Session s = l.getValue().newSession(SessionContext.forEpisode(pool.get(e), e));
                     long t0 = System.nanoTime();
                     s.learn(pool.get(e).support());
                     long t1 = System.nanoTime();
-                    s.predict(pool.get(e).queries());
+                    Prediction p = s.predict(pool.get(e).queries());
                     predictNs += System.nanoTime() - t1;
                     learnNs += t1 - t0;
+                    int[] lab = p.labels();
+                    int ok = 0;
+                    for (int j = 0; j < lab.length; j++) {
+                        ok += lab[j] == truth.get(e)[j] ? 1 : 0;
+                    }
+                    accuracy.get(l.getKey())[e] = ok / (double) lab.length;
+                    stepSum += s.diagnostics().getOrDefault("mf_steps", Double.NaN);
                 }
+                steps.put(l.getKey(), stepSum / episodes);
                 if (r >= 0) {
                     times.get(l.getKey())[0][r] = learnNs * 1e-9 / episodes;
                     times.get(l.getKey())[1][r] = predictNs * 1e-9 / episodes;
@@ -121,32 +141,46 @@ public final class LsgpInferenceBenchmark implements Benchmark {
         BenchResult.Builder table = BenchResult.builder(String.format(Locale.ROOT, "lsgp-inference: %d-way %d-shot, "
                         + "Q=%d, D=%d, tau=%s, mean=%s, mc_samples=%s, %d episodes per repetition, median of %d "
                         + "repetitions (round robin), one thread", ways, shots, queries, dim, tau, mean, mc, episodes,
-                reps), "variant", "learn ms", "learn/ref", "predict ms", "episodes/s", "total/ref", "accuracy");
-        double refLearn = Double.NaN;
+                reps), "variant", "learn ms", "predict ms", "total ms", "total/ref", "accuracy", "acc ci95",
+                "diff vs ref", "diff ci95", "mf steps");
         double refTotal = Double.NaN;
-        for (Map.Entry<String, Learner> l : learners.entrySet()) {
-            double learn = median(times.get(l.getKey())[0]);
-            double predict = median(times.get(l.getKey())[1]);
+        double[] ref = accuracy.get(REFERENCE);
+        for (String k : learners.keySet()) {
+            double learn = median(times.get(k)[0]);
+            double predict = median(times.get(k)[1]);
             double total = learn + predict;
-            if (Double.isNaN(refLearn)) {
-                refLearn = learn;
+            if (Double.isNaN(refTotal)) {
                 refTotal = total;
             }
-            int ok = 0;
-            int count = 0;
-            for (int e = 0; e < pool.size(); e++) {
-                Prediction p = l.getValue().solve(pool.get(e), e);
-                int[] lab = p.labels();
-                for (int j = 0; j < lab.length; j++) {
-                    ok += lab[j] == truth.get(e)[j] ? 1 : 0;
-                }
-                count += lab.length;
+            double[] acc = accuracy.get(k);
+            double[] diff = new double[episodes];
+            for (int e = 0; e < episodes; e++) {
+                diff[e] = acc[e] - ref[e];
             }
-            table.row(l.getKey(), learn * 1e3, learn / refLearn, predict * 1e3, 1.0 / total, total / refTotal,
-                    ok / (double) count);
+            double st = steps.get(k);
+            table.row(k, learn * 1e3, predict * 1e3, total * 1e3, total / refTotal, meanOf(acc), ci95(acc),
+                    meanOf(diff), ci95(diff), Double.isNaN(st) ? "" : (Object) st);
         }
-        return table.note("ms are per episode; /ref = relative to the first row (mean-field 20 steps), measured in "
-                + "the same run; accuracy is a sanity column").build();
+        return table.note("ms are per episode; total/ref = relative to the first row, measured in the same run; "
+                + "ci95 = 1.96 sd / sqrt(episodes); diff = paired accuracy difference to the first row; mf steps = "
+                + "mean-field steps per episode").build();
+    }
+
+    private static double meanOf(double[] a) {
+        double s = 0;
+        for (double v : a) {
+            s += v;
+        }
+        return s / a.length;
+    }
+
+    private static double ci95(double[] a) {
+        double mu = meanOf(a);
+        double v = 0;
+        for (double x : a) {
+            v += (x - mu) * (x - mu);
+        }
+        return 1.96 * Math.sqrt(v / a.length / a.length);
     }
 
     private static double median(double[] a) {

@@ -85,7 +85,7 @@ final class LsgpSession implements Session {
         long t0 = System.nanoTime();
         posterior = TaskInference.fit(cfg, kernel.matrix(support), y, classes.length, ctx.seed(), diagnostics);
         diagnostics.put("inference_s", (System.nanoTime() - t0) * 1e-9);
-        predictor = new Predictor(classes.length, cfg.tau(), cfg.mcSamples(), ctx.seed());
+        predictor = new Predictor(classes.length, cfg.tau(), cfg.mcSamples(), ctx.seed(), cfg.quadrature());
     }
 
 
