@@ -38,8 +38,10 @@ final class PredictiveQuadrature {
     static final double LOGIT_SPACING = 1.5;
     /** The z nodes cover |z| &lt;= MAX_Z (Gaussian mass outside: 2e-9). */
     static final double MAX_Z = 6.0;
-    /** Step in u = log lambda. */
-    static final double LOG_LAMBDA_STEP = 0.8;
+    /** Nodes of u = log lambda per doubling of lambda: the step in u is ln 2 / this. */
+    static final int NODES_PER_DOUBLING = 1;
+    /** exp(-lambda sigma) is evaluated afresh every this many doublings and squared in between. */
+    static final int SQUARINGS = 4;
     /** Mass left out below the first and above the last lambda node. */
     static final double TAIL = 1e-9;
     /** Above this logit sd (sd / tau) of any class the rule would need too many nodes. */
@@ -49,29 +51,34 @@ final class PredictiveQuadrature {
     private final int numClasses;
     private final double logitSpacing;
     private final double maxZ;
-    private final double logStep;
+    private final int perDoubling;
     private final double tail;
     private final double[][] sig;
     private final double[][] weight;
+    /** exp(-lambda sigma) at the nodes, per interleaved doubling sequence of lambda. */
+    private final double[][][] decay;
+    private final double[] lambdaBase;
     private final int[] nodes;
     private final double[] g;
     private final double[] h;
     private final double[] prefix;
 
     PredictiveQuadrature(int numClasses) {
-        this(numClasses, LOGIT_SPACING, MAX_Z, LOG_LAMBDA_STEP, TAIL);
+        this(numClasses, LOGIT_SPACING, MAX_Z, NODES_PER_DOUBLING, TAIL);
     }
 
     /** A rule with other spacings and tails (tests use a much finer one as a reference). */
-    PredictiveQuadrature(int numClasses, double logitSpacing, double maxZ, double logStep, double tail) {
+    PredictiveQuadrature(int numClasses, double logitSpacing, double maxZ, int perDoubling, double tail) {
         this.numClasses = numClasses;
         this.logitSpacing = logitSpacing;
         this.maxZ = maxZ;
-        this.logStep = logStep;
+        this.perDoubling = perDoubling;
         this.tail = tail;
         int max = 2 * (int) Math.ceil(maxZ * Math.max(1.0, MAX_LOGIT_SD / logitSpacing)) + 1;
         this.sig = new double[numClasses][max];
         this.weight = new double[numClasses][max];
+        this.decay = new double[perDoubling][numClasses][max];
+        this.lambdaBase = new double[perDoubling];
         this.nodes = new int[numClasses];
         this.g = new double[numClasses];
         this.h = new double[numClasses];
@@ -123,23 +130,43 @@ final class PredictiveQuadrature {
             }
         }
         java.util.Arrays.fill(out, 0, numClasses, 0.0);
-        double u = Math.log(tail / expectedSum);
+        double lambda0 = tail / expectedSum;
+        for (int r = 0; r < perDoubling; r++) {
+            lambdaBase[r] = lambda0 * Math.pow(2.0, r / (double) perDoubling);
+        }
+        double step = Stable.LN_2 / perDoubling;
         for (int it = 0; ; it++) {
             if (it == MAX_LAMBDA_NODES) {
                 throw new NumericalException("lsgp predictive quadrature did not reach its upper tail after "
                         + MAX_LAMBDA_NODES + " nodes (logit means " + java.util.Arrays.toString(mean) + ", sds "
                         + java.util.Arrays.toString(sd) + ")");
             }
-            double lambda = Math.exp(u + it * logStep);
+            int seq = it % perDoubling;
+            int doubling = it / perDoubling;
+            // lambda of this node is exactly twice that of the node perDoubling earlier, so exp(-lambda sigma) is
+            // the square of the value stored then; a fresh exp every SQUARINGS doublings bounds the rounding growth
+            double lambda = Math.scalb(lambdaBase[seq], doubling);
+            boolean fresh = doubling % SQUARINGS == 0;
             for (int c = 0; c < numClasses; c++) {
                 double[] s = sig[c];
                 double[] w = weight[c];
+                double[] e = decay[seq][c];
                 double gc = 0;
                 double hc = 0;
-                for (int j = 0; j < nodes[c]; j++) {
-                    double e = w[j] * Math.exp(-lambda * s[j]);
-                    gc += e;
-                    hc += e * s[j];
+                int len = nodes[c];
+                if (fresh) {
+                    for (int j = 0; j < len; j++) {
+                        e[j] = Math.exp(-lambda * s[j]);
+                    }
+                } else {
+                    for (int j = 0; j < len; j++) {
+                        e[j] *= e[j];
+                    }
+                }
+                for (int j = 0; j < len; j++) {
+                    double we = w[j] * e[j];
+                    gc += we;
+                    hc += we * s[j];
                 }
                 g[c] = gc;
                 h[c] = hc;

@@ -102,7 +102,7 @@ class PredictiveQuadratureTest {
             }
             double[] q = quadrature(m, s);
             double[] fine = new double[c];
-            assertTrue(new PredictiveQuadrature(c, 0.25, 8.5, 0.16, 1e-14).probabilities(m, s, fine));
+            assertTrue(new PredictiveQuadrature(c, 0.25, 8.5, 6, 1e-14).probabilities(m, s, fine));
             for (int k = 0; k < c; k++) {
                 worst = Math.max(worst, Math.abs(q[k] - fine[k]));
             }
