@@ -50,8 +50,9 @@ record Scatter(int dim, DMatrixRMaj factor, DMatrixRMaj dense, double scale) {
 
     /**
      * Y = s X F^T F as sum_i (s X f_i) f_i^T over the factor rows f_i: each row is read once for the dot products and
-     * again from the L1 cache for the updates. For the Krylov solver's 2-row blocks this is 1.6x faster than two EJML
-     * products (which stream F twice), with bit-identical results (measured, d = 640, 600 rows).
+     * again from the L1 cache for the updates, where two EJML products would stream F twice; the results are
+     * bit-identical. Its cost is part of the fit time that {@code PpcaFitBench} measures (benchmarks module,
+     * benchmarks/README.md).
      */
     private void applyFactor(DMatrixRMaj x, DMatrixRMaj y) {
         int b = x.numRows;
