@@ -32,14 +32,22 @@ import java.util.Set;
  * chain that matches the reference's accuracy can be read off the same table.
  *
  * <p>Options (key=value): dim (64), ways (5), shots (5), queries (75), episodes (100 per timed repetition), reps (3),
- * warmups (1), mc_samples (1000), gibbs (comma-separated burn-in+kept sweeps, "20+30,600+200"), tau (0.2),
+ * warmups (1), mc_samples (1000), gibbs (comma-separated burn-in+kept sweeps, "20+30,600+200"; "none" for no chain,
+ * e.g. at mean=-5 where the chain cannot run), tau (0.2),
  * mean (0: the Gibbs chain cannot run at the paper's test mean -5 with tau = 0.2, see {@link GibbsSampler}), seed (1).
+ *
+ * <p>Fidelity notes, on the first check_episodes (2) episodes with the reference settings: the largest distance of the
+ * posterior means (latent units, every class and support point) and of the query probabilities from the mean-field
+ * fixed point (the same iteration run to a change below 1e-12, at most fixed_steps = 5000 steps), for the default
+ * tolerance stop and for 20 steps; and the largest error per probability of the quadrature predictive against a fine
+ * rule of the same integral and against ref_draws (1,000,000) Monte Carlo draws (an independent stream), next to the
+ * error of mc_samples Monte Carlo draws against the same reference.
  */
 public final class LsgpInferenceBenchmark implements Benchmark {
     static final String REFERENCE = "mean-field (ref.)";
     static final String PREVIOUS = "mean-field 20 steps, MC";
     private static final Set<String> KEYS = Set.of("dim", "ways", "shots", "queries", "episodes", "reps", "warmups",
-            "mc_samples", "gibbs", "tau", "mean", "seed");
+            "mc_samples", "gibbs", "tau", "mean", "seed", "check_episodes", "ref_draws", "fixed_steps");
 
     @Override
     public String id() {
@@ -71,6 +79,9 @@ public final class LsgpInferenceBenchmark implements Benchmark {
         String mc = options.getOrDefault("mc_samples", "1000");
         String tau = options.getOrDefault("tau", "0.2");
         String mean = options.getOrDefault("mean", "0");
+        int checks = (int) Math.min(number(options, "check_episodes", 2), episodes);
+        int refDraws = (int) number(options, "ref_draws", 1_000_000);
+        int fixedSteps = (int) number(options, "fixed_steps", 5000);
         if (ways < 2 || shots < 1 || queries < ways || episodes < 1 || reps < 1 || dim < 2) {
             throw new FsilException("need ways >= 2, shots >= 1, queries >= ways, episodes >= 1, reps >= 1, dim >= 2");
         }
@@ -86,7 +97,8 @@ public final class LsgpInferenceBenchmark implements Benchmark {
         Map<String, Map<String, String>> variants = new LinkedHashMap<>();
         variants.put(REFERENCE, Map.of());
         variants.put(PREVIOUS, Map.of("steps", "20", "tol", "0", "predictive", "monte-carlo"));
-        for (String len : options.getOrDefault("gibbs", "20+30,600+200").split(",")) {
+        String chains = options.getOrDefault("gibbs", "20+30,600+200");
+        for (String len : chains.equals("none") ? new String[0] : chains.split(",")) {
             String[] bs = len.trim().split("\\+");
             if (bs.length != 2) {
                 throw new FsilException("gibbs lengths are burn-in+kept sweeps, e.g. 20+30,600+200; got '" + len + "'");
@@ -161,9 +173,99 @@ public final class LsgpInferenceBenchmark implements Benchmark {
             table.row(k, learn * 1e3, predict * 1e3, total * 1e3, total / refTotal, meanOf(acc), ci95(acc),
                     meanOf(diff), ci95(diff), Double.isNaN(st) ? "" : (Object) st);
         }
+        if (checks > 0) {
+            fidelity(table, (LsgpSession) learners.get(REFERENCE).newSession(SessionContext.forEpisode(pool.get(0), 0)),
+                    pool, checks, refDraws, fixedSteps, seed);
+        }
         return table.note("ms are per episode; total/ref = relative to the first row, measured in the same run; "
                 + "ci95 = 1.96 sd / sqrt(episodes); diff = paired accuracy difference to the first row; mf steps = "
                 + "mean-field steps per episode").build();
+    }
+
+    /** The fidelity notes (see the class comment). */
+    private static void fidelity(BenchResult.Builder table, LsgpSession reference, List<Episode> pool, int checks,
+                                 int refDraws, int fixedSteps, long seed) {
+        LsgpConfig cfg = reference.config();
+        double distDefault = 0;
+        double distTwenty = 0;
+        double probDefault = 0;
+        double probTwenty = 0;
+        double stepsDefault = 0;
+        double fixedLast = 0;
+        double quadFine = 0;
+        double quadMc = 0;
+        double mcMc = 0;
+        double seBound = 0;
+        int probabilities = 0;
+        LsgpMethod m = new LsgpMethod();
+        for (int e = 0; e < checks; e++) {
+            Episode ep = pool.get(e);
+            LsgpSession s = (LsgpSession) m.learner(m.params(Map.of("meta_train", "false", "tau",
+                    Double.toString(cfg.tau()), "mean", Double.toString(cfg.mean()))), Background.none(
+                    ep.support().dimension())).newSession(SessionContext.forEpisode(ep, e));
+            s.learn(ep.support());
+            org.ejml.data.DMatrixRMaj k = s.supportKernel();
+            int[] y = s.supportLabels();
+            int c = ep.ways();
+            MeanField def = MeanField.run(k, y, c, cfg.tau(), cfg.mean(), cfg.steps(), cfg.tol());
+            MeanField twenty = MeanField.run(k, y, c, cfg.tau(), cfg.mean(), 20, 0);
+            MeanField fixed = MeanField.run(k, y, c, cfg.tau(), cfg.mean(), fixedSteps, 1e-12);
+            stepsDefault += def.steps() / (double) checks;
+            fixedLast = Math.max(fixedLast, fixed.maxMeanChange(fixed.steps()));
+            for (int cl = 0; cl < c; cl++) {
+                double[] a = fixed.mean(cl);
+                double[] b = def.mean(cl);
+                double[] t = twenty.mean(cl);
+                for (int i = 0; i < a.length; i++) {
+                    distDefault = Math.max(distDefault, Math.abs(b[i] - a[i]));
+                    distTwenty = Math.max(distTwenty, Math.abs(t[i] - a[i]));
+                }
+            }
+            org.ejml.data.DMatrixRMaj ks = s.queryKernel(ep.queries());
+            double[] kd = s.queryDiagonal(ep.queries());
+            int q = ks.numCols;
+            Predictor quad = new Predictor(c, cfg.tau(), cfg.mcSamples(), e, true);
+            double[] pFixed = TaskInference.predict(cfg, TaskPosterior.of(fixed), ks, kd, quad, 1.0);
+            double[] pDef = TaskInference.predict(cfg, TaskPosterior.of(def), ks, kd, quad, 1.0);
+            double[] pTwenty = TaskInference.predict(cfg, TaskPosterior.of(twenty), ks, kd, quad, 1.0);
+            TaskPosterior post = TaskPosterior.of(def);
+            double[][][] means = post.means(ks, cfg.authorsQueryMean());
+            double[][][] vars = post.variances(ks, kd);
+            double[] pMc = new Predictor(c, cfg.tau(), cfg.mcSamples(), e, false).probabilities(means, vars, q, 1.0);
+            double[] pRef = new Predictor(c, cfg.tau(), refDraws, seed * 1_000_003L + 7919L * (e + 1), false)
+                    .probabilities(means, vars, q, 1.0);
+            PredictiveQuadrature fine = new PredictiveQuadrature(c, 0.25, 8.5, 6, 1e-14);
+            double[] lm = new double[c];
+            double[] ls = new double[c];
+            double[] pf = new double[c];
+            for (int j = 0; j < q; j++) {
+                for (int cl = 0; cl < c; cl++) {
+                    lm[cl] = means[0][cl][j] / cfg.tau();
+                    ls[cl] = Math.sqrt(vars[0][cl][j]) / cfg.tau();
+                }
+                boolean ok = fine.probabilities(lm, ls, pf);
+                for (int cl = 0; cl < c; cl++) {
+                    int i = j * c + cl;
+                    if (ok) {
+                        quadFine = Math.max(quadFine, Math.abs(pDef[i] - pf[cl]));
+                    }
+                    quadMc = Math.max(quadMc, Math.abs(pDef[i] - pRef[i]));
+                    mcMc = Math.max(mcMc, Math.abs(pMc[i] - pRef[i]));
+                    seBound = Math.max(seBound, Math.sqrt(pRef[i] * (1 - pRef[i]) / refDraws));
+                    probDefault = Math.max(probDefault, Math.abs(pDef[i] - pFixed[i]));
+                    probTwenty = Math.max(probTwenty, Math.abs(pTwenty[i] - pFixed[i]));
+                    probabilities++;
+                }
+            }
+        }
+        table.note(String.format(Locale.ROOT, "fixed point (%d episodes; reference iteration to a change below 1e-12, "
+                        + "largest last change %.1e): default (tol=%s, cap %d; %.1f steps on average) max |mu - mu*| = "
+                        + "%.2e, max |p - p*| = %.2e; 20 steps: max |mu - mu*| = %.2e, max |p - p*| = %.2e", checks,
+                fixedLast, cfg.tol(), cfg.steps(), stepsDefault, distDefault, probDefault, distTwenty, probTwenty));
+        table.note(String.format(Locale.ROOT, "predictive (%d probabilities of the default posterior): quadrature vs "
+                        + "fine rule max error %.1e; vs %d Monte Carlo draws max |diff| %.1e (reference standard error "
+                        + "<= %.1e); %d Monte Carlo draws vs the same reference max |diff| %.1e", probabilities,
+                quadFine, refDraws, quadMc, seBound, cfg.mcSamples(), mcMc));
     }
 
     private static double meanOf(double[] a) {

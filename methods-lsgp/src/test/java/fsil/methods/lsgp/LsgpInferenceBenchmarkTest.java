@@ -24,7 +24,7 @@ class LsgpInferenceBenchmarkTest {
     @Test
     void tinyRunReturnsTheVariantsAgainstTheDefaultMeanField() {
         BenchResult r = benchmark().run(Map.of("dim", "8", "episodes", "3", "reps", "1", "warmups", "0",
-                "mc_samples", "50", "gibbs", "2+2,3+1"));
+                "mc_samples", "50", "gibbs", "2+2,3+1", "check_episodes", "1", "ref_draws", "20000", "fixed_steps", "2000"));
         assertEquals(List.of("variant", "learn ms", "predict ms", "total ms", "total/ref", "accuracy", "acc ci95",
                 "diff vs ref", "diff ci95", "mf steps"), r.columns());
         assertEquals(List.of("mean-field (ref.)", "mean-field 20 steps, MC", "gibbs 2+2", "gibbs 3+1"),
@@ -46,6 +46,9 @@ class LsgpInferenceBenchmarkTest {
         assertEquals("", r.row("gibbs 2+2").get(r.column("mf steps")));
         // the synthetic clusters are well separated: mean-field classifies them (chance is 0.2)
         assertTrue(r.number("mean-field (ref.)", "accuracy") > 0.6, r.toString());
+        // the fidelity notes: distances from the fixed point and the predictive's errors
+        assertTrue(r.notes().stream().anyMatch(n -> n.startsWith("fixed point (1 episodes")), r.notes().toString());
+        assertTrue(r.notes().stream().anyMatch(n -> n.startsWith("predictive (375 probabilities")), r.notes().toString());
         assertThrows(FsilException.class, () -> benchmark().run(Map.of("gibbs", "20")));
     }
 
