@@ -94,8 +94,9 @@ public final class Cholesky {
      * (which {@link DecompositionFactory_DDRM#chol} picks below {@code EjmlParameters.SWITCH_BLOCK64_CHOLESKY}):
      * L[j][i] = (A[i][j] - sum_{k &lt; i} L[i][k] L[j][k]) * (1 / L[i][i]), the sum taken in increasing k from the
      * upper-triangle entry A[i][j], so the factor is bit for bit EJML's. Only the order in which the entries are
-     * computed differs: row by row, four rows j at a time, so each row i of L read from memory serves four
-     * independent sums (EJML goes column by column and reads all later rows once per column).
+     * computed differs: row by row, four rows j at a time against two earlier rows i at a time, so each pair of rows
+     * read from memory serves eight independent sums (EJML goes column by column and reads all later rows once per
+     * column).
      */
     static boolean decomposeLower(double[] t, int n) {
         double[] inv = new double[n];
@@ -105,24 +106,51 @@ public final class Cholesky {
             int r1 = r0 + n;
             int r2 = r1 + n;
             int r3 = r2 + n;
-            for (int i = 0; i < j0; i++) {
+            // two earlier rows i, i + 1 at a time (j0 is a multiple of 4, so they pair up): eight independent sums
+            // per k from six loads; the sums of row i + 1 take their k = i term after L[j][i] is final, so every sum
+            // still runs over k in increasing order
+            for (int i = 0; i < j0; i += 2) {
                 int ri = i * n;
+                int rh = ri + n;
                 double s0 = t[ri + j0];
                 double s1 = t[ri + j0 + 1];
                 double s2 = t[ri + j0 + 2];
                 double s3 = t[ri + j0 + 3];
+                double u0 = t[rh + j0];
+                double u1 = t[rh + j0 + 1];
+                double u2 = t[rh + j0 + 2];
+                double u3 = t[rh + j0 + 3];
                 for (int k = 0; k < i; k++) {
                     double lik = t[ri + k];
-                    s0 -= lik * t[r0 + k];
-                    s1 -= lik * t[r1 + k];
-                    s2 -= lik * t[r2 + k];
-                    s3 -= lik * t[r3 + k];
+                    double lhk = t[rh + k];
+                    double x0 = t[r0 + k];
+                    double x1 = t[r1 + k];
+                    double x2 = t[r2 + k];
+                    double x3 = t[r3 + k];
+                    s0 -= lik * x0;
+                    s1 -= lik * x1;
+                    s2 -= lik * x2;
+                    s3 -= lik * x3;
+                    u0 -= lhk * x0;
+                    u1 -= lhk * x1;
+                    u2 -= lhk * x2;
+                    u3 -= lhk * x3;
                 }
                 double d = inv[i];
-                t[r0 + i] = s0 * d;
-                t[r1 + i] = s1 * d;
-                t[r2 + i] = s2 * d;
-                t[r3 + i] = s3 * d;
+                double y0 = s0 * d;
+                double y1 = s1 * d;
+                double y2 = s2 * d;
+                double y3 = s3 * d;
+                t[r0 + i] = y0;
+                t[r1 + i] = y1;
+                t[r2 + i] = y2;
+                t[r3 + i] = y3;
+                double lhi = t[rh + i];
+                double e = inv[i + 1];
+                t[r0 + i + 1] = (u0 - lhi * y0) * e;
+                t[r1 + i + 1] = (u1 - lhi * y1) * e;
+                t[r2 + i + 1] = (u2 - lhi * y2) * e;
+                t[r3 + i + 1] = (u3 - lhi * y3) * e;
             }
             for (int j = j0; j < j0 + 4; j++) {
                 if (!finishRow(t, n, j, j0, inv)) {
