@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# The auto preset against the official preset and the validated presets (module README, "The auto preset"):
-# 1000 episodes per setting on the test classes, every method on the same episodes.
+# The auto preset against the official preset and the validated presets (docs/bavardage-results.md, "The auto
+# preset against the fixed presets"): 1000 episodes per setting on the test classes, every method on the same episodes.
 # Usage: methods-bavardage/experiments/auto-vs-presets.sh [OUT_ROOT]   (from the repository root)
-# Then: python3 methods-bavardage/experiments/paired.py OUT_ROOT/glyphs-bal auto:official auto:validated ...
+# Then, per run directory, the paired differences auto - official and auto - validated:
+#   bin/fsil compare OUT_ROOT/glyphs-bal --baseline official --out OUT_ROOT/glyphs-bal/vs-official
+#   bin/fsil compare OUT_ROOT/glyphs-bal --baseline validated --out OUT_ROOT/glyphs-bal/vs-validated
+# and the values auto chose: the auto_t_vb and auto_s_max rows of OUT_ROOT/glyphs-bal/summary.csv.
 set -euo pipefail
 R=${1:-runs/bavardage-auto}
 F="bin/fsil run --quiet --protocol fewshot --shots 1,5 --episodes 1000 --threads 2"

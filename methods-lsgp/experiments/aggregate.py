@@ -4,8 +4,14 @@
 usage: aggregate.py OUT_MD RUN_ROOT [RUN_ROOT ...]
 Each RUN_ROOT holds shot{1,5}-seed{1..5}/ run directories written by `fsil run`. Per (shot, variant): accuracy mean
 over all episodes with the 95% CI 1.96 std/sqrt(n), the std of the five per-seed means, ECE/MCE from the 15 bins of
-reliability.csv pooled over the seeds, mean fit/predict seconds per episode. Also writes reliability diagrams (SVG).
+reliability.csv (raw probabilities) pooled over the seeds, mean fit/predict seconds per episode. Also writes
+reliability diagrams (SVG).
+
+Reads the run store as `fsil run` writes it: units.csv rows hold blocks of episodes, with the measured values as
+named metrics in the JSON column `metrics` (episode_acc: correct and queries per episode; fit_s / predict_s: n, sum;
+learner diagnostics: one value per episode).
 """
+import json
 import csv
 import math
 import os
@@ -29,19 +35,20 @@ for root in roots:
                 if r["status"] != "ok":
                     continue
                 key = (shot, r["method"])
-                acc[key].append((seed, float(r["accuracy"])))
+                metrics = json.loads(r["metrics"])
+                ep = metrics["episode_acc"]
+                acc[key].extend((seed, c / q) for c, q in zip(ep["correct"], ep["queries"]))
                 t = times[key]
-                t[0] += float(r["fit_s"]); t[1] += float(r["predict_s"]); t[2] += 1
-                for kv in r["extra"].split(";"):
-                    if "=" in kv:
-                        k, v = kv.split("=", 1)
-                        if k in ("val_acc", "val_nll", "calibration_temperature", "outputscale", "train_loss_first",
-                                 "train_loss_last", "meta_train_s"):
-                            extra[key][k] = float(v)
+                t[0] += metrics["fit_s"]["sum"]; t[1] += metrics["predict_s"]["sum"]; t[2] += metrics["fit_s"]["n"]
+                for k in ("val_acc", "val_nll", "calibration_temperature", "outputscale", "train_loss_first",
+                          "train_loss_last", "meta_train_s"):
+                    v = metrics.get(k)
+                    if isinstance(v, list) and v:
+                        extra[key][k] = float(v[0])  # a property of the learner: the same for every episode
         with open(os.path.join(path, "reliability.csv")) as f:
             for r in csv.DictReader(f):
                 n = int(r["count"])
-                if n == 0:
+                if n == 0 or r.get("probabilities", "raw") != "raw":
                     continue
                 b = bins[(shot, r["method"])][int(r["bin"])]
                 b[0] += n; b[1] += n * float(r["confidence"]); b[2] += n * float(r["accuracy"])

@@ -34,6 +34,16 @@ public interface Method {
     /** The task kinds this method supports. */
     Set<Capability> capabilities();
 
+    /**
+     * Whether a learner with these parameters needs base classes (a non-empty {@link Background}), e.g. to centre
+     * and whiten features on them. A run refuses such a method before any work on a dataset and setting that
+     * provides none (a dataset without a base split, or a protocol that draws the base classes itself), rather than
+     * failing every unit.
+     */
+    default boolean needsBaseClasses(Params params) {
+        return false;
+    }
+
     /** Declared parameters with defaults and documentation. */
     List<Param<?>> parameters();
 

@@ -92,4 +92,11 @@ class ApiTest {
         assertEquals(List.of(4, 9), java.util.Arrays.stream(d.classes()).boxed().toList());
         assertEquals(2.0f, d.select(new int[]{1}).features().get(0, 0));
     }
+
+    @Test
+    void errorMessagesAreOneLine() {
+        FsilException e = new FsilException("unknown method 'ab\ncd\r' \u0007here\tand there");
+        assertEquals("unknown method 'ab\\ncd\\r' \\u0007here\tand there", e.getMessage());
+        assertEquals("plain", new FsilException("plain").getMessage());
+    }
 }

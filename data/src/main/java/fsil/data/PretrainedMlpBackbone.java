@@ -9,6 +9,7 @@ import fsil.core.nn.Adam;
 import fsil.core.nn.Mlp;
 import fsil.core.nn.Parameters;
 import fsil.core.nn.SoftmaxCrossEntropy;
+import fsil.core.progress.TrainingLog;
 import fsil.core.random.RandomStreams;
 import fsil.data.BackboneSpec;
 import fsil.data.FeatureSet;
@@ -163,7 +164,10 @@ public final class PretrainedMlpBackbone {
         List<Double> losses = new ArrayList<>();
         List<Double> accs = new ArrayList<>();
         long orderSeed = RandomStreams.derive(seed, "order");
+        TrainingLog log = new TrainingLog("training backbone " + spec, "epochs", spec.epochs());
         for (int epoch = 0; epoch < spec.epochs(); epoch++) {
+            log.step(epoch, losses.isEmpty() ? null : String.format(java.util.Locale.ROOT, "loss %.4f, "
+                    + "train accuracy %.1f%%", losses.get(losses.size() - 1), 100 * accs.get(accs.size() - 1)));
             int[] order = rows.clone();
             RandomStreams.shuffle(order, RandomStreams.child(orderSeed, epoch));
             double lossSum = 0;
@@ -196,6 +200,8 @@ public final class PretrainedMlpBackbone {
             losses.add(lossSum / order.length);
             accs.add(correct / (double) order.length);
         }
+        log.step(spec.epochs(), String.format(java.util.Locale.ROOT, "loss %.4f, train accuracy %.1f%%",
+                losses.get(losses.size() - 1), 100 * accs.get(accs.size() - 1)));
         return new Trained(mlp, mean, scale, losses, accs, (System.nanoTime() - t0) / 1e9);
     }
 

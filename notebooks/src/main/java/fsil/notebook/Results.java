@@ -23,6 +23,7 @@ import tech.tablesaw.api.Table;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -150,6 +151,62 @@ public final class Results {
      */
     public Comparison compare(String baseline, String metric) {
         return Comparison.of(outcome.records(), metrics, metric, baseline);
+    }
+
+    /**
+     * Method {@code a} against method {@code b} on the identical tasks of one setting, in a per-task metric
+     * ({@code episode_acc}; {@code final_acc}, {@code avg_incremental_acc}, ... for incremental runs), as
+     * {@code fsil compare} computes it: e.g. {@code +1.23 points [+0.80, +1.66], ahead in 412 of 600 (Wilcoxon p 3.1e-09)}.
+     */
+    public String paired(String a, String b, String setting, String metric) {
+        Comparison.Pair p = pair(a, b, setting, metric);
+        double scale = percent(metric) ? 100 : 1;
+        String unit = percent(metric) ? " points" : "";
+        return String.format(Locale.ROOT, "%+.2f%s [%+.2f, %+.2f], ahead in %d of %d (Wilcoxon p %.2g)",
+                scale * p.diff().mean(), unit, scale * p.diff().tLow(), scale * p.diff().tHigh(), p.diff().wins(),
+                p.diff().n(), p.p());
+    }
+
+    /** The paired comparison behind {@link #paired}: its numbers, for a notebook's own table. */
+    public Comparison.Pair pair(String a, String b, String setting, String metric) {
+        String s = setting(setting);
+        String ds = onlyDataset();
+        List<UnitRecord> rows = outcome.records().stream().filter(u -> u.setting().equals(s) && u.dataset().equals(ds)
+                && (u.method().equals(a) || u.method().equals(b))).toList();
+        if (rows.stream().noneMatch(u -> u.method().equals(a)) || rows.stream().noneMatch(u -> u.method().equals(b))) {
+            throw new FsilException("no units of " + a + " and " + b + " in " + s + "; methods: " + methods);
+        }
+        return Comparison.of(rows, metrics, metric, b).pairs().get(0);
+    }
+
+    /**
+     * A method's per-task values of a metric in one setting, in task order (units by index): the episode
+     * accuracies, or one number per run of an incremental protocol ({@code final_acc}, {@code avg_incremental_acc},
+     * {@code forgetting_max}, ...).
+     */
+    public double[] perTask(String method, String setting, String metric) {
+        String s = setting(setting);
+        String ds = onlyDataset();
+        List<UnitRecord> rows = outcome.records().stream().filter(u -> u.method().equals(method)
+                && u.setting().equals(s) && u.dataset().equals(ds)).sorted(Comparator.comparingInt(UnitRecord::unit))
+                .toList();
+        List<Double> out = new ArrayList<>();
+        for (UnitRecord u : rows) {
+            double[] v = null;
+            for (Metric m : metrics) {
+                var stored = u.metric(m.name());
+                if (stored != null && m.perTask(stored).containsKey(metric)) {
+                    v = m.perTask(stored).get(metric);
+                }
+            }
+            if (v == null) {
+                throw new FsilException("no per-task " + metric + " for " + method + " in " + s);
+            }
+            for (double x : v) {
+                out.add(x);
+            }
+        }
+        return out.stream().mapToDouble(Double::doubleValue).toArray();
     }
 
     /**

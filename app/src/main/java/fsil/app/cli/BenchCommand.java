@@ -18,7 +18,7 @@ import java.util.concurrent.Callable;
  * Lists or runs the registered end-to-end benchmarks and prints the table each returns (ratios against a reference
  * row measured in the same run). Micro-benchmarks are JMH benchmarks in the benchmarks module.
  */
-@Command(name = "bench", description = {"List the end-to-end benchmarks, or run one: fsil bench <id> [key=value ...].",
+@Command(name = "bench", mixinStandardHelpOptions = true, description = {"List the end-to-end benchmarks, or run one: fsil bench <id> [key=value ...].",
         "Each prints a table of whole-method variants with ratios against a reference row measured in the same run.",
         "Micro-benchmarks (single operations) are JMH benchmarks: see benchmarks/README.md."})
 final class BenchCommand implements Callable<Integer> {

@@ -22,14 +22,14 @@ import java.util.concurrent.Callable;
 /** Paired statistics and ranks of the methods of one or more runs on identical tasks. */
 @Command(name = "compare", sortOptions = false, mixinStandardHelpOptions = true, description = {
         "Compare methods run on identical tasks (same units, same seeds): per pair and per dataset x setting, the "
-                + "mean paired difference with its 95% interval, win/tie/loss counts and the Wilcoxon signed-rank "
+                + "mean paired difference with its 95%% interval, win/tie/loss counts and the Wilcoxon signed-rank "
                 + "p-value, Holm-corrected over all pairs; across blocks, average ranks, the Friedman test "
                 + "(Iman-Davenport form) and the Nemenyi critical difference. Writes pairs.csv, ranks.csv, "
                 + "friedman.txt and compare.html.",
         "Example: fsil compare runs/fewshot-a runs/fewshot-b --baseline ncm --metric episode_acc"})
 final class CompareCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "RUN_DIR", description = "run directories; a method label found in "
-            + "several of them on the same dataset and setting is named <run directory>/<label>")
+            + "several of them on the same dataset and setting is named <run directory>/<label> (unless --pool)")
     List<Path> runs;
     @Option(names = "--baseline", paramLabel = "LABEL", description = "compare every method with this one "
             + "(default: every pair)")
@@ -38,6 +38,9 @@ final class CompareCommand implements Callable<Integer> {
             + "default), final_acc (incremental runs; the default), avg_incremental_acc, forgetting_max, "
             + "forgetting_first, bwt, memory_bytes")
     String metric;
+    @Option(names = "--pool", description = "the runs are parts of one experiment (e.g. one spec run with several "
+            + "order seeds): a label is the same method in all of them and its tasks of every run are paired together")
+    boolean pool;
     @Option(names = "--out", paramLabel = "DIR", description = "where the tables and compare.html go (default: the "
             + "run directory when there is one; required with several)")
     Path out;
@@ -47,7 +50,7 @@ final class CompareCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        List<UnitRecord> rows = RunSet.load(runs);
+        List<UnitRecord> rows = RunSet.load(runs, pool);
         Comparison c = Comparison.of(rows, Cli.plugins().metrics().all(), metric, baseline);
         Path dir = out;
         if (dir == null && runs.size() > 1) {

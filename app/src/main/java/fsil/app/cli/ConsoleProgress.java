@@ -22,6 +22,7 @@ final class ConsoleProgress implements Progress {
     private long start;
     private long lastShown;
     private long lastTenth;
+    private long shownDone = -1;
     private boolean drawn;
 
     ConsoleProgress(PrintWriter err, boolean tty) {
@@ -71,8 +72,10 @@ final class ConsoleProgress implements Progress {
 
     @Override
     public synchronized void close() {
-        if (name != null) {
+        if (name != null && (tty || shownDone != done)) {
             show(true);
+        }
+        if (name != null) {
             if (tty) {
                 err.println();
             }
@@ -87,6 +90,7 @@ final class ConsoleProgress implements Progress {
             return;
         }
         lastShown = System.nanoTime();
+        shownDone = done;
         String line = line(name, done, total, (lastShown - start) * 1e-9);
         if (tty) {
             err.print("\r\033[K" + line);
@@ -115,13 +119,6 @@ final class ConsoleProgress implements Progress {
     }
 
     static String duration(double s) {
-        long t = Math.round(s);
-        if (t < 60) {
-            return t + "s";
-        }
-        if (t < 3600) {
-            return (t / 60) + "m" + String.format(Locale.ROOT, "%02ds", t % 60);
-        }
-        return (t / 3600) + "h" + String.format(Locale.ROOT, "%02dm", (t % 3600) / 60);
+        return fsil.core.progress.TrainingLog.duration(s);
     }
 }

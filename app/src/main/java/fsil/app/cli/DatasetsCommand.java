@@ -18,7 +18,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 /** Lists the datasets with availability, size, classes and splits. */
-@Command(name = "datasets", description = "List the datasets: availability, size, classes, splits.")
+@Command(name = "datasets", mixinStandardHelpOptions = true, description = "List the datasets: availability, size, classes, splits.")
 final class DatasetsCommand implements Callable<Integer> {
     @Option(names = "--json", description = "machine-readable output")
     boolean json;

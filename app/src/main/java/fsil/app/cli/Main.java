@@ -31,6 +31,9 @@ public final class Main implements Runnable {
         CommandLine cl = new CommandLine(new Main());
         cl.setOut(out);
         cl.setErr(err);
+        cl.setUsageHelpAutoWidth(true);
+        CommandLine run = cl.getSubcommands().get("run");
+        run.getCommandSpec().usageMessage().footer(RunCommand.protocolOptions(run.getUsageHelpWidth()));
         cl.setExecutionExceptionHandler((ex, line, parsed) -> {
             Throwable t = ex;
             while (!(t instanceof FsilException) && t.getCause() != null && t.getCause() != t) {

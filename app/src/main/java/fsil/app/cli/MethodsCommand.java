@@ -17,7 +17,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 /** Lists the discovered methods with capabilities and parameters. */
-@Command(name = "methods", description = "List the available methods, their capabilities and parameters.")
+@Command(name = "methods", mixinStandardHelpOptions = true, description = "List the available methods, their capabilities and parameters.")
 final class MethodsCommand implements Callable<Integer> {
     @Option(names = "--json", description = "machine-readable output")
     boolean json;
@@ -37,18 +37,31 @@ final class MethodsCommand implements Callable<Integer> {
             out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(list));
             return 0;
         }
+        int width = spec.commandLine().getUsageHelpWidth();
         for (Method m : registry.all()) {
-            out.printf("%s  -  %s%n", m.id(), m.description());
+            out.println(TextWrap.wrap(m.id() + "  -  ", m.description(), 4, width));
             if (!m.reference().isEmpty()) {
-                out.printf("    paper: %s%n", m.reference());
+                out.println(TextWrap.wrap("    paper: ", m.reference(), 11, width));
             }
-            out.printf("    capabilities: %s%n", m.capabilities());
-            for (Param<?> p : m.parameters()) {
-                out.printf("    %-22s %-40s default %-10s %s%n", p.name(), p.domain(), p.format(p.defaultValue()), p.doc());
-            }
+            out.println(TextWrap.wrap("    capabilities: ", String.join(", ", m.capabilities().stream()
+                    .map(c -> c.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-')).toList()), 18, width));
+            out.println(parameters(m.parameters(), width));
             out.println();
         }
         return 0;
+    }
+
+    /** Parameters (of a method or a protocol) as wrapped lines: name, default, domain, then the documentation. */
+    static String parameters(List<Param<?>> params, int width) {
+        StringBuilder sb = new StringBuilder();
+        for (Param<?> p : params) {
+            if (sb.length() > 0) {
+                sb.append('\n');
+            }
+            sb.append(TextWrap.wrap("    " + p.name() + "=" + p.format(p.defaultValue()) + "  ",
+                    "(" + p.domain() + ") " + p.doc(), 8, width));
+        }
+        return sb.toString();
     }
 
     static Map<String, Object> describe(Method m) {

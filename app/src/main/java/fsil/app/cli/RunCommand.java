@@ -53,7 +53,7 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--steps", paramLabel = "S", description = "cil: incremental steps after the base step (default 5)")
     String steps;
     @Option(names = "--base-classes", paramLabel = "B", description = "cil/fscil: classes in the first step "
-            + "(default: half / 60%)")
+            + "(default: half / 60%%)")
     String baseClasses;
     @Option(names = {"-o", "--option"}, paramLabel = "NAME=V", description = "any protocol option, name=value or "
             + "name=v1,v2 (repeatable); every protocol's options are listed below")
@@ -134,6 +134,19 @@ final class RunCommand implements Callable<Integer> {
             o = runner.run(rs, dir);
         }
         return printOutcome(out, spec.commandLine().getErr(), o);
+    }
+
+    /** The help's footer: every protocol with its options and their defaults (they are plugins, so read at run time). */
+    static String protocolOptions(int width) {
+        StringBuilder sb = new StringBuilder("%nProtocols and their options (give them with -o NAME=V, or --episodes, --ways, ..."
+                + " above; a list V1,V2 makes one setting each):%n");
+        for (fsil.eval.protocol.Protocol p : Cli.plugins().protocols().all()) {
+            sb.append("%n").append(TextWrap.wrap("  " + p.name() + ": ", p.description(), 4, width)
+                    .replace("%", "%%")).append("%n");
+            sb.append(MethodsCommand.parameters(p.options(), width).replace("%", "%%").replace("\n", "%n"))
+                    .append("%n");
+        }
+        return sb.toString();
     }
 
     /** The headline, the counts, each distinct failure once; exit code 3 when units failed. */

@@ -142,6 +142,19 @@ class CliTest {
         Result several = run("compare", a.toString(), b.toString());
         assertEquals(2, several.code());
         assertTrue(several.err().contains("give --out DIR"), several.err());
+
+        // --pool: runs of one spec with two order seeds are one experiment of 80 paired episodes
+        Path d = tmp.resolve("d");
+        assertEquals(0, run(concat(new String[]{"run", "--methods", "ncm", "--order-seed", "7", "--out",
+                d.toString()}, common)).code());
+        Result pooled = run("compare", a.toString(), b.toString(), c.toString(), d.toString(), "--pool",
+                "--baseline", "ncm", "--out", tmp.resolve("pooled").toString());
+        assertEquals(0, pooled.code(), pooled.err());
+        assertTrue(pooled.out().contains("ppca               vs ncm                n=80"), pooled.out());
+        Result half = run("compare", a.toString(), b.toString(), c.toString(), "--pool", "--out",
+                tmp.resolve("half").toString());
+        assertEquals(2, half.code());
+        assertTrue(half.err().contains("not run on identical units"), half.err());
     }
 
     /** --select on glyphs (which has validation classes) records its choice; digits (which has none) is refused. */
@@ -165,6 +178,42 @@ class CliTest {
                 "ppca.q=0,4", "--out", tmp.resolve("d").toString(), "--quiet");
         assertEquals(2, digits.code());
         assertTrue(digits.err().contains("dataset digits has none"), digits.err());
+    }
+
+    /** --help works on every command, shows defaults and every protocol option; listings fit the terminal. */
+    @Test
+    void helpShowsEveryProtocolOptionAndListingsWrap() {
+        Result help = run("run", "--help");
+        assertEquals(0, help.code(), help.err());
+        assertTrue(help.err().isEmpty(), "no picocli warnings: " + help.err());
+        for (String option : new String[]{"episodes-per-unit=200", "runs=1", "num-classes=0", "alpha=2.0",
+                "query-allocation=balanced", "sessions-from=committed"}) {
+            assertTrue(help.out().contains(option), option + " in:\n" + help.out());
+        }
+        assertTrue(help.out().contains("queries per EPISODE in total"), "queries are per episode");
+        assertEquals(0, run("run", "-h").code());
+        for (String command : new String[]{"methods", "datasets", "report", "compare", "demo", "bench"}) {
+            Result h = run(command, "--help");
+            assertEquals(0, h.code(), command + ": " + h.err());
+            assertTrue(h.err().isEmpty(), command + " --help warns: " + h.err());
+        }
+        Result methods = run("methods");
+        int longest = methods.out().lines().mapToInt(String::length).max().orElse(0);
+        assertTrue(longest <= 100, "methods lines wrap (longest " + longest + ")");
+        Result typo = run("run", "--methods", "ncmm", "--datasets", "digits", "--protocol", "fewshot");
+        assertEquals(2, typo.code());
+        assertTrue(typo.err().contains("did you mean 'ncm'"), typo.err());
+    }
+
+    /** A method that needs base classes is refused before any work where the setting gives it none. */
+    @Test
+    void methodsThatNeedBaseClassesAreRefusedAtPlanning(@TempDir Path tmp) {
+        Result r = run("run", "--methods", "ncm,bavardage", "--datasets", "digits", "--protocol", "fewshot", "-o",
+                "classes-from=base", "--out", tmp.resolve("r").toString(), "--quiet");
+        assertEquals(2, r.code());
+        assertTrue(r.err().startsWith("error: method 'bavardage' needs base classes"), r.err());
+        assertTrue(r.err().contains("splits/base.txt"), r.err());
+        assertFalse(Files.exists(tmp.resolve("r")), "nothing written");
     }
 
     static String[] concat(String[] a, String[] b) {

@@ -145,7 +145,7 @@ public final class Comparison {
     private static Series series(String method, List<String> block, List<UnitRecord> units, List<Metric> metrics,
                                  String metric) {
         List<UnitRecord> sorted = new ArrayList<>(units);
-        sorted.sort((x, y) -> Integer.compare(x.unit(), y.unit()));
+        sorted.sort(java.util.Comparator.comparingLong(UnitRecord::orderSeed).thenComparingInt(UnitRecord::unit));
         List<Double> values = new ArrayList<>();
         List<String> ids = new ArrayList<>();
         for (UnitRecord u : sorted) {

@@ -25,6 +25,15 @@ public final class RunSet {
     }
 
     public static List<UnitRecord> load(List<Path> dirs) {
+        return load(dirs, false);
+    }
+
+    /**
+     * With {@code pool}, the runs are parts of one experiment (e.g. the same spec with different order seeds): a
+     * label is the same method in every run, and its units of all runs are paired together (a unit held twice, with
+     * the same seeds, is refused).
+     */
+    public static List<UnitRecord> load(List<Path> dirs, boolean pool) {
         if (dirs.isEmpty()) {
             throw new FsilException("name at least one run directory to compare");
         }
@@ -45,6 +54,23 @@ public final class RunSet {
                         + c.describeInvalid(3) + "); 'fsil run --resume " + dir + "' recomputes them");
             }
             perRun.add(c.rows());
+        }
+        if (pool) {
+            Map<List<Object>, Integer> seen2 = new HashMap<>();
+            List<UnitRecord> all = new ArrayList<>();
+            for (int i = 0; i < perRun.size(); i++) {
+                for (UnitRecord r : perRun.get(i)) {
+                    Integer other = seen2.put(List.of(r.method(), r.dataset(), r.setting(), r.unit(), r.orderSeed(),
+                            r.trainSeed()), i);
+                    if (other != null) {
+                        throw new FsilException(dirs.get(other) + " and " + dirs.get(i) + " both hold " + r.key()
+                                + " with the same seeds: pooled runs must be different parts of one experiment "
+                                + "(e.g. other order seeds)");
+                    }
+                    all.add(r);
+                }
+            }
+            return all;
         }
         // (label, dataset, setting) -> the runs that hold it
         Map<List<String>, Set<Integer>> holders = new HashMap<>();

@@ -251,19 +251,21 @@ public final class CalibrationMetrics {
     }
 
     /**
-     * The mean NLL of softmax(log p / T) on a grid of {@link #GRID} temperatures, log-spaced over [1/50, 50] (the
-     * range of {@link TemperatureScaling}): what {@code fsil run --calibrate temperature} fits T from on held-out
-     * tasks. The NLL is convex in beta = 1/T (see {@link TemperatureScaling}), so the grid's minimum and its
-     * neighbours bracket the optimum; a parabola through the three in log beta places it (within a fraction of the
-     * 4.9% grid step). Units store exact sums per grid point, so a fit over units is a fit over all their predictions.
-     * Not a service: the calibration run adds it.
+     * The mean NLL of softmax(log p / T) on a grid of {@link #GRID} temperatures, log-spaced over [1/1000, 10,000]:
+     * what {@code fsil run --calibrate temperature} fits T from on held-out tasks. The range is wider than
+     * {@link TemperatureScaling}'s [1/50, 50] because methods with a fixed softmax scale (ncm, ppca on
+     * pretrained-mlp features) give near one-hot probabilities that need T in the hundreds. The NLL is convex in
+     * beta = 1/T (see {@link TemperatureScaling}), so the grid's minimum and its neighbours bracket the optimum; a
+     * parabola through the three in log beta places it (within a fraction of the 5.9% grid step). Units store exact
+     * sums per grid point, so a fit over units is a fit over all their predictions. Not a service: the calibration
+     * run adds it.
      */
     public static final class TemperatureCurve implements Metric {
-        public static final int GRID = 161;
-        static final double U_MIN = Math.log(TemperatureScaling.MIN_INVERSE_TEMPERATURE);
-        static final double U_MAX = Math.log(TemperatureScaling.MAX_INVERSE_TEMPERATURE);
+        public static final int GRID = 281;
+        static final double U_MIN = Math.log(1e-4);
+        static final double U_MAX = Math.log(1e3);
 
-        /** A fitted temperature: T, whether it sits at an end of [1/50, 50], the mean NLL before (T = 1) and after. */
+        /** A fitted temperature: T, whether it sits at an end of [1/1000, 10,000], the mean NLL before (T = 1) and after. */
         public record Fit(double temperature, boolean atBound, long n, double nllBefore, double nllAfter) {
         }
 

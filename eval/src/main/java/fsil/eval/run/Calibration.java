@@ -105,9 +105,22 @@ public final class Calibration {
 
     /** Checks a plan's calibration before anything runs. */
     static void check(RunPlan plan) {
-        if (plan.spec().temperatureScaled() && !plan.spec().select().isEmpty()) {
+        if (!plan.spec().temperatureScaled()) {
+            return;
+        }
+        if (!plan.spec().select().isEmpty()) {
             throw new FsilException("--calibrate and --select cannot be combined yet: select first, then run the "
                     + "chosen values (selection.csv) with --set and --calibrate temperature");
+        }
+        if (source(plan) == Source.BASE) {
+            for (RunPlan.Variant v : plan.variants()) {
+                if (v.method().needsBaseClasses(v.params())) {
+                    throw new FsilException("--calibrate temperature fits on the base classes here (the datasets have "
+                            + "no validation split), and " + v.label() + " needs the base classes as its background, "
+                            + "so it cannot take part in that fit: leave it out of the calibrated run, or use a "
+                            + "dataset with validation classes");
+                }
+            }
         }
     }
 

@@ -129,6 +129,7 @@ public final class RunPlan {
                 }
             }
         }
+        checkBaseClasses(groups, spec, protocol, cacheDir);
         RunPlan plan = new RunPlan(spec, protocol, variants, settings, data, groups, Map.of(), null);
         Selection.check(plan);
         Calibration.check(plan);
@@ -153,12 +154,16 @@ public final class RunPlan {
                 gs.add(new Group(v, g.dataset(), g.setting(), g.plan(), g.seedBase()));
             }
         }
-        return new RunPlan(spec, protocol, variants, settings, data, gs, Map.copyOf(chosen), temperatures);
+        RunPlan p = new RunPlan(spec, protocol, variants, settings, data, gs, Map.copyOf(chosen), temperatures);
+        p.fingerprints.putAll(fingerprints);
+        return p;
     }
 
     /** This plan with the fitted temperatures applied to every group's probabilities (raw metrics stay). */
     public RunPlan withTemperatures(Calibration.Temperatures t) {
-        return new RunPlan(spec, protocol, variants, settings, data, groups, choices, t);
+        RunPlan p = new RunPlan(spec, protocol, variants, settings, data, groups, choices, t);
+        p.fingerprints.putAll(fingerprints);
+        return p;
     }
 
     /** The temperature of a group's probabilities, or null when the run is not temperature-scaled. */
@@ -194,6 +199,24 @@ public final class RunPlan {
     /** The parameters chosen on the validation classes per (variant, dataset, setting); empty without selection. */
     public Map<Selection.Key, Map<String, String>> choices() {
         return choices;
+    }
+
+    /** Refuses, before any work, a method that needs base classes on a dataset and setting that provide none. */
+    private static void checkBaseClasses(List<Group> groups, RunSpec spec, Protocol protocol, Path cacheDir) {
+        Map<String, Boolean> hasBase = new HashMap<>();
+        for (Group g : groups) {
+            if (!g.variant().method().needsBaseClasses(g.variant().params())) {
+                continue;
+            }
+            boolean base = hasBase.computeIfAbsent(g.dataset() + "|" + g.setting().label(), k -> !g.plan()
+                    .background(spec.trainSeed(), java.util.Optional.empty()).base().isEmpty());
+            if (!base) {
+                throw new FsilException("method '" + g.variant().label() + "' needs base classes, and "
+                        + protocol.name() + " on " + g.dataset() + " (" + g.setting().label() + ") gives it none: the "
+                        + "dataset has no base split, or the protocol draws the base classes itself. For your own "
+                        + "features, list the base classes in splits/base.txt (data/DATA.md); or leave the method out");
+            }
+        }
     }
 
     /** Validates a spec's methods without loading data: ids, parameters, capabilities, unique labels. */
@@ -308,6 +331,13 @@ public final class RunPlan {
         return null;
     }
 
+    /** Fingerprints of the plan's datasets (one pass over the features each), computed once per dataset. */
+    private final Map<String, String> fingerprints = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private String fingerprint(String dataset, FeatureSet f) {
+        return fingerprints.computeIfAbsent(dataset, k -> f.fingerprint());
+    }
+
     /** What config.json holds: every parameter resolved (defaults included), the data and its fingerprints. */
     public ObjectNode config() {
         ObjectNode m = new ObjectMapper().createObjectNode();
@@ -330,6 +360,7 @@ public final class RunPlan {
         data.forEach((k, f) -> {
             ObjectNode d = ds.putObject(k);
             d.put("key", f.key());
+            d.put("fingerprint", fingerprint(k, f));
             d.put("backbone", f.backbone());
             d.put("classes", f.classes().size());
             d.put("dimension", f.dimension());

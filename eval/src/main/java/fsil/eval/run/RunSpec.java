@@ -125,6 +125,15 @@ public record RunSpec(List<VariantSpec> methods, List<String> datasets, String b
         return fromTree(readTree(file), file.toString());
     }
 
+    /** A parser's message (YAML's span several lines, with a caret under the column) as one line. */
+    static String oneLine(String message) {
+        if (message == null) {
+            return "unknown syntax error";
+        }
+        return String.join("; ", message.lines().map(String::strip)
+                .filter(l -> !l.isEmpty() && !l.chars().allMatch(c -> c == '^')).toList());
+    }
+
     /** A run file's fields as a JSON tree (duplicate keys are errors). */
     public static ObjectNode readTree(Path file) {
         String name = file.getFileName() == null ? "" : file.getFileName().toString();
@@ -137,7 +146,7 @@ public record RunSpec(List<VariantSpec> methods, List<String> datasets, String b
         try {
             root = new ObjectMapper(factory).readTree(file.toFile());
         } catch (JsonProcessingException e) {
-            throw new FsilException("run file " + file + " is malformed: " + e.getOriginalMessage(), e);
+            throw new FsilException("run file " + file + " is malformed: " + oneLine(e.getOriginalMessage()), e);
         } catch (IOException e) {
             throw new FsilException("cannot read run file " + file + ": " + e.getMessage(), e);
         }

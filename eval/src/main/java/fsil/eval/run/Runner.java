@@ -114,6 +114,12 @@ public final class Runner {
 
     /** Runs a spec into a new directory, which must not exist or be empty. */
     public Outcome run(RunSpec spec, Path dir) {
+        try (TrainingMessages m = TrainingMessages.to(progress)) {
+            return runNew(spec, dir);
+        }
+    }
+
+    private Outcome runNew(RunSpec spec, Path dir) {
         RunPlan plan = plan(spec); // every check before anything is written
         try (RunDirectory run = RunDirectory.create(dir)) {
             AtomicFiles.writeString(run.resolve(SPEC), spec.toJson());
@@ -128,6 +134,12 @@ public final class Runner {
 
     /** Resumes the run in {@code dir}: keeps its valid units, runs the rest, rewrites the summaries. */
     public Outcome resume(Path dir, int threads) {
+        try (TrainingMessages m = TrainingMessages.to(progress)) {
+            return resumeRun(dir, threads);
+        }
+    }
+
+    private Outcome resumeRun(Path dir, int threads) {
         try (RunDirectory run = RunDirectory.open(dir)) {
             RunSpec spec = RunSpec.read(run.resolve(SPEC));
             if (threads > 0) {

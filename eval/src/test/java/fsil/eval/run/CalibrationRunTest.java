@@ -282,4 +282,24 @@ class CalibrationRunTest {
             assertTrue(!testRows.contains(Arrays.toString(held.test().features().row(i))));
         }
     }
+
+    /** Without validation classes the fit draws the base classes, which a method that needs them as background lacks. */
+    @Test
+    void aMethodThatNeedsBaseClassesCannotBeCalibratedOnThem(@TempDir Path tmp) {
+        Method needy = new fsil.testkit.ToyNearestMeanMethod("needy", EnumSet.of(Capability.INDUCTIVE_FEWSHOT)) {
+            @Override
+            public boolean needsBaseClasses(Params params) {
+                return true;
+            }
+        };
+        Runner r = new Runner(new Registry<>("method", Method::id).register(needy), TestPlugins.protocols(),
+                TestPlugins.metrics(), (name, backbone, seed, cache) -> RunnerTest.TOY, Path.of("target", "test-cache"));
+        RunSpec spec = new RunSpec(VariantSpec.parseList("needy"), List.of("toy"), "identity", "fewshot",
+                Map.of("episodes", List.of("4")), 1993, 0, 1, 1, Map.of(), null, "temperature");
+        fsil.api.FsilException e = org.junit.jupiter.api.Assertions.assertThrows(fsil.api.FsilException.class,
+                () -> r.run(spec, tmp.resolve("run")));
+        assertTrue(e.getMessage().contains("fits on the base classes") && e.getMessage().contains("needy"),
+                e.getMessage());
+        assertTrue(!Files.exists(tmp.resolve("run")), "nothing written");
+    }
 }

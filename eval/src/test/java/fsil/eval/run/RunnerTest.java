@@ -121,6 +121,55 @@ public class RunnerTest {
         assertEquals(written, Files.readString(dir.resolve(Report.SUMMARY)), "rebuilt from config.json alike");
     }
 
+    /** Progress lines of long preparation work (fsil.core.progress.TrainingLog) reach the run's progress display. */
+    @Test
+    void trainingLogLinesReachTheRunsProgress(@TempDir Path tmp) {
+        List<String> messages = java.util.Collections.synchronizedList(new ArrayList<>());
+        Progress capture = new Progress() {
+            public void start(String protocol, long total) {
+            }
+
+            public void step(long tasks) {
+            }
+
+            public void message(String text) {
+                messages.add(text);
+            }
+
+            public void close() {
+            }
+        };
+        fsil.api.Method trained = new fsil.testkit.ToyNearestMeanMethod("trained",
+                java.util.EnumSet.of(fsil.api.Capability.INDUCTIVE_FEWSHOT)) {
+            @Override
+            public fsil.api.Learner learner(fsil.api.Params params, fsil.api.Background background) {
+                new fsil.core.progress.TrainingLog("toy meta-training", "epochs", 3).step(3, "loss 0.5");
+                return super.learner(params, background);
+            }
+        };
+        Runner r = new Runner(new fsil.api.Registry<>("method", fsil.api.Method::id).register(trained),
+                TestPlugins.protocols(), TestPlugins.metrics(), (name, backbone, seed, cache) -> TOY,
+                Path.of("target", "test-cache")).withProgress(capture);
+        r.run(spec("trained", "fewshot", episodes(4, 4), 1), tmp.resolve("run"));
+        assertTrue(messages.contains("toy meta-training: 3/3 epochs, loss 0.5, took 0s"), messages.toString());
+    }
+
+    /** One changed feature value under the same dataset name and key: the fingerprint refuses the resume. */
+    @Test
+    void resumeRefusesDataThatChanged(@TempDir Path tmp) throws IOException {
+        Path dir = tmp.resolve("run");
+        runner(TOY).run(spec("ncm", "fewshot", episodes(8, 4), 1), dir);
+        Files.delete(dir.resolve(Runner.UNITS));
+        float[] x = TOY.train().features().rawData().clone();
+        x[5] += 1e-3f;
+        FeatureSet changed = new FeatureSet(TOY.dataset(), TOY.backbone(), TOY.key(), TOY.classes(),
+                new LabeledData(FeatureMatrix.wrap(TOY.train().size(), TOY.dimension(), x), TOY.train().labels()),
+                TOY.test(), TOY.splits());
+        FsilException e = assertThrows(FsilException.class, () -> runner(changed).resume(dir, 1));
+        assertTrue(e.getMessage().contains("changed since the run started"), e.getMessage());
+        assertTrue(Files.readString(dir.resolve(Runner.CONFIG)).contains("\"fingerprint\" : \"" + TOY.fingerprint()));
+    }
+
     static int rowOf(Table s, String method, String setting, String metric) {
         for (int i = 0; i < s.rowCount(); i++) {
             if (s.stringColumn("method").get(i).equals(method) && s.stringColumn("setting").get(i).equals(setting)

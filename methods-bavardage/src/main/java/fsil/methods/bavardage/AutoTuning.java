@@ -215,11 +215,11 @@ public final class AutoTuning {
                 configs.add(config(params, tuning.scales(), tau, vs));
             }
         }
-        double[][] acc = BavardageTuner.accuracies(tuning.stats(), configs, tuning.episodes(), Runnable::run);
+        double[][] acc = EpisodeAccuracy.accuracies(tuning.stats(), configs, tuning.episodes(), Runnable::run);
         List<Candidate> candidates = new ArrayList<>();
         for (int i = 0; i < configs.size(); i++) {
             candidates.add(new Candidate(taus[i / sigmas.length], sigmas[i % sigmas.length],
-                    BavardageTuner.mean(acc[i]), BavardageTuner.ci95(acc[i])));
+                    EpisodeAccuracy.mean(acc[i]), EpisodeAccuracy.ci95(acc[i])));
         }
         int chosen = select(acc, taus, sigmas);
         double tau = taus[chosen / sigmas.length];
@@ -242,7 +242,7 @@ public final class AutoTuning {
     static int select(double[][] acc, double[] taus, double[] sigmas) {
         int best = 0;
         for (int i = 1; i < acc.length; i++) {
-            if (BavardageTuner.mean(acc[i]) > BavardageTuner.mean(acc[best])) {
+            if (EpisodeAccuracy.mean(acc[i]) > EpisodeAccuracy.mean(acc[best])) {
                 best = i;
             }
         }
@@ -253,7 +253,7 @@ public final class AutoTuning {
             for (int e = 0; e < diff.length; e++) {
                 diff[e] = acc[best][e] - acc[i][e];
             }
-            if (BavardageTuner.mean(diff) > BavardageTuner.ci95(diff)) {
+            if (EpisodeAccuracy.mean(diff) > EpisodeAccuracy.ci95(diff)) {
                 continue; // significantly worse than the best
             }
             double distance = logDistance(taus[i / sigmas.length], DEFAULT_TAU)

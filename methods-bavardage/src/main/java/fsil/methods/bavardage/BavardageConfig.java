@@ -20,17 +20,29 @@ import fsil.api.Params;
  * @param supportInDirichlet  count the support rows in the Dirichlet posterior (paper Alg. 1) instead of the
  *                            queries only (code)
  * @param epsilonSoftmax      add float32 machine epsilon in the VB softmax as the authors' code does
+ * @param span                the directions step S keeps ({@link Preprocessing#CODE} only)
  */
 public record BavardageConfig(Variant variant, Preprocessing preprocessing, double tKm, int nKm, double tVb,
                               double sMax, int nStep, boolean balanced, double alpha0, double beta0, double gamma,
-                              boolean supportInDirichlet, boolean epsilonSoftmax) {
+                              boolean supportInDirichlet, boolean epsilonSoftmax, SpanBasis span) {
 
     /** Float32 machine epsilon (2^-23), the constant of the authors' softmax. */
     public static final double FLOAT32_EPSILON = 0x1.0p-23;
     /** T_vb or s_max of a variant that does not use it (softkmeans: both; vb-no-plda: s_max). */
     static final double UNUSED = 1;
 
+    /** A configuration with the default span basis ({@link SpanBasis#RANK}). */
+    public BavardageConfig(Variant variant, Preprocessing preprocessing, double tKm, int nKm, double tVb, double sMax,
+                           int nStep, boolean balanced, double alpha0, double beta0, double gamma,
+                           boolean supportInDirichlet, boolean epsilonSoftmax) {
+        this(variant, preprocessing, tKm, nKm, tVb, sMax, nStep, balanced, alpha0, beta0, gamma, supportInDirichlet,
+                epsilonSoftmax, SpanBasis.RANK);
+    }
+
     public BavardageConfig {
+        if (span == null) {
+            throw new InvalidParameterException("task_span must be given");
+        }
         positive("t_km", tKm);
         positive("t_vb", tVb);
         positive("s_max", sMax);
@@ -93,13 +105,14 @@ public record BavardageConfig(Variant variant, Preprocessing preprocessing, doub
         return new BavardageConfig(variant, p.get(BavardageMethod.PREPROCESSING), tKm,
                 p.get(BavardageMethod.N_KM), resolvedTVb, resolvedSMax, nStep, balanced, p.get(BavardageMethod.ALPHA0),
                 p.get(BavardageMethod.BETA0), p.get(BavardageMethod.GAMMA),
-                p.get(BavardageMethod.DIRICHLET_COUNTS) == BavardageMethod.DirichletCounts.ALL, p.get(BavardageMethod.EPS_SOFTMAX));
+                p.get(BavardageMethod.DIRICHLET_COUNTS) == BavardageMethod.DirichletCounts.ALL, p.get(BavardageMethod.EPS_SOFTMAX),
+                p.get(BavardageMethod.TASK_SPAN));
     }
 
     /** A copy with other T_vb and s_max. */
     BavardageConfig withVb(double newTVb, double newSMax) {
         return new BavardageConfig(variant, preprocessing, tKm, nKm, newTVb, newSMax, nStep, balanced, alpha0, beta0,
-                gamma, supportInDirichlet, epsilonSoftmax);
+                gamma, supportInDirichlet, epsilonSoftmax, span);
     }
 
     private static double orPreset(double value, double presetValue) {

@@ -128,7 +128,7 @@ public final class BavardageEpisodesBenchmark implements Benchmark {
             if (Double.isNaN(reference)) {
                 reference = rate;
             }
-            double accuracy = BavardageTuner.mean(BavardageTuner.evaluate(learners.get(v), pool));
+            double accuracy = EpisodeAccuracy.mean(EpisodeAccuracy.evaluate(learners.get(v), pool));
             double projected = 10_000 * perEpisode / 2;
             table.row(names.get(v), learnerSeconds[v], rate, perEpisode * 1e3, rate / reference, accuracy,
                     projected);

@@ -74,8 +74,14 @@ public final class BavardageMethod implements Method {
             "add float32 epsilon 2^-23 in the VB softmax as the authors' code does (probabilities renormalised "
                     + "for the output)");
 
+    public static final Param<SpanBasis> TASK_SPAN = Param.option("task_span", SpanBasis.RANK,
+            "preprocessing=code only: the directions of the task's span in which the whitening and its s_max clamp "
+                    + "act; rank = those the task's rows numerically span; authors = min(N, D) directions as the "
+                    + "authors' SVD keeps (completed with directions the data do not reach when the task is "
+                    + "rank-deficient; with N >= D this is the global whitening)");
+
     private static final List<Param<?>> PARAMETERS = List.of(VARIANT, PREPROCESSING, PRESET, T_KM, T_VB, S_MAX,
-            N_STEP, N_KM, MIXTURE, ALPHA0, BETA0, GAMMA, DIRICHLET_COUNTS, EPS_SOFTMAX);
+            N_STEP, N_KM, MIXTURE, ALPHA0, BETA0, GAMMA, DIRICHLET_COUNTS, EPS_SOFTMAX, TASK_SPAN);
 
     @Override
     public String id() {
@@ -103,6 +109,12 @@ public final class BavardageMethod implements Method {
         return PARAMETERS;
     }
 
+    /** Every variant centres (and whitens) on the base classes. */
+    @Override
+    public boolean needsBaseClasses(Params params) {
+        return true;
+    }
+
     /**
      * Computes the base statistics and, under the {@code auto} preset, chooses T_vb and s_max on the base classes
      * ({@link AutoTuning}); the chosen values are reported in every session's diagnostics ({@code auto_t_vb},
@@ -118,7 +130,7 @@ public final class BavardageMethod implements Method {
         return learner(choice.config(), stats, choice.diagnostics());
     }
 
-    /** A learner from precomputed base statistics (lets a tuner share them between configurations). */
+    /** A learner from precomputed base statistics (lets a caller share them between configurations). */
     public static Learner learner(BavardageConfig config, BaseStatistics base) {
         return learner(config, base, Map.of());
     }

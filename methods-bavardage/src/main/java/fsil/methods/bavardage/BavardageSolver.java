@@ -18,7 +18,8 @@ import java.util.Map;
  * without whitening and projection ({@link Variant#VB_NO_PLDA}: in span coordinates for CODE, in R^D for
  * PAPER).
  *
- * <p>The work is split in two stages so that a tuner can share the expensive part between configurations:
+ * <p>The work is split in two stages so that the {@code auto} preset's tuning ({@link AutoTuning}) can share the
+ * expensive part between configurations:
  * {@link #prepare} does steps 1-3 and the s_max-independent part of the whitening (every decomposition), which
  * depend on the variant, the preprocessing and T_km only; {@link #finish} clamps the gains at s_max and runs the
  * loop with T_vb and the VB settings. {@link #solve} is the two in sequence.
@@ -67,9 +68,9 @@ final class BavardageSolver {
     }
 
     /** The configuration values {@link #prepare} depends on; configurations with equal keys share preparations. */
-    record PrepKey(Variant variant, Preprocessing preprocessing, double tKm, int nKm) {
+    record PrepKey(Variant variant, Preprocessing preprocessing, double tKm, int nKm, SpanBasis span) {
         static PrepKey of(BavardageConfig c) {
-            return new PrepKey(c.variant(), c.preprocessing(), c.tKm(), c.nKm());
+            return new PrepKey(c.variant(), c.preprocessing(), c.tKm(), c.nKm(), c.span());
         }
     }
 
@@ -100,7 +101,8 @@ final class BavardageSolver {
         }
         boolean whiten = config.variant() == Variant.BAVARDAGE;
         if (base.kind() == Preprocessing.CODE) {
-            TaskSpan span = TaskSpan.of(x, n, d, whiten);
+            TaskSpan span = config.span() == SpanBasis.AUTHORS ? TaskSpan.authors(x, n, d, whiten)
+                    : TaskSpan.of(x, n, d, whiten);
             diag.put("task_span_dim", (double) span.rank());
             double[] init = SoftKMeans.run(span.coords(), n, span.rank(), supportClass, k, config.tKm(),
                     config.nKm());
@@ -140,12 +142,21 @@ final class BavardageSolver {
         }
         double[] r = p.init();
         IsotropicVbGmm vb = IsotropicVbGmm.of(c, k);
+        double[] vbDataT = null;
+        if (c.variant() == Variant.BAVARDAGE) {
+            vbDataT = new double[vbDim * n];
+            for (int i = 0; i < n; i++) {
+                for (int t = 0; t < vbDim; t++) {
+                    vbDataT[t * n + i] = vbData[i * vbDim + t];
+                }
+            }
+        }
         for (int step = 0; step < c.nStep(); step++) {
             double[] z;
             int q;
             if (c.variant() == Variant.BAVARDAGE) {
                 CentroidSubspace plda = CentroidSubspace.fit(vbData, n, vbDim, r, k, c.gamma());
-                z = plda.project(vbData, n);
+                z = plda.projectTransposed(vbDataT, n);
                 q = plda.rank();
             } else {
                 z = vbData;

@@ -112,4 +112,34 @@ record CentroidSubspace(int dim, int rank, double[] basis, double[] centroids) {
         }
         return z;
     }
+
+    /**
+     * z = Y P (N x q) from the transposed data Y^T (p x N, row-major): for each column of P an accumulation of
+     * rows of Y^T (axpy over the N samples), the same products as {@link #project} in another order.
+     */
+    double[] projectTransposed(double[] yt, int n) {
+        int p = dim;
+        int q = rank;
+        double[] zt = new double[q * n];
+        for (int j = 0; j < q; j++) {
+            int zo = j * n;
+            for (int t = 0; t < p; t++) {
+                double b = basis[t * q + j];
+                if (b == 0) {
+                    continue;
+                }
+                int yo = t * n;
+                for (int i = 0; i < n; i++) {
+                    zt[zo + i] += b * yt[yo + i];
+                }
+            }
+        }
+        double[] z = new double[n * q];
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < q; j++) {
+                z[i * q + j] = zt[j * n + i];
+            }
+        }
+        return z;
+    }
 }

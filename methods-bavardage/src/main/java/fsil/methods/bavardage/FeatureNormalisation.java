@@ -1,8 +1,11 @@
 package fsil.methods.bavardage;
 
+import fsil.core.linalg.CentredL2;
+
 /**
  * Steps M and E of the preprocessing (spec bavardage.md §1): subtract the mean of all base features, then divide
  * by the Euclidean norm. A vector equal to the base mean (norm 0) stays at the origin instead of becoming NaN.
+ * The arithmetic is core's {@link CentredL2}, which the soft k-means baseline shares.
  */
 final class FeatureNormalisation {
     private FeatureNormalisation() {
@@ -20,36 +23,11 @@ final class FeatureNormalisation {
      * @param outRow    first destination row
      */
     static void centreAndNormalise(float[] src, int srcRow, int rows, int d, double[] mean, double[] out, int outRow) {
-        for (int i = 0; i < rows; i++) {
-            int s = (srcRow + i) * d;
-            int o = (outRow + i) * d;
-            double norm2 = 0;
-            for (int j = 0; j < d; j++) {
-                double v = src[s + j] - mean[j];
-                out[o + j] = v;
-                norm2 += v * v;
-            }
-            if (norm2 > 0) {
-                double inv = 1 / Math.sqrt(norm2);
-                for (int j = 0; j < d; j++) {
-                    out[o + j] *= inv;
-                }
-            }
-        }
+        CentredL2.centreAndNormalise(src, srcRow, rows, d, mean, out, outRow);
     }
 
     /** Plain mean of all rows (every sample weighs the same, so classes are weighted by their size). */
     static double[] mean(float[] x, int n, int d) {
-        double[] m = new double[d];
-        for (int i = 0; i < n; i++) {
-            int o = i * d;
-            for (int j = 0; j < d; j++) {
-                m[j] += x[o + j];
-            }
-        }
-        for (int j = 0; j < d; j++) {
-            m[j] /= n;
-        }
-        return m;
+        return CentredL2.mean(x, n, d);
     }
 }

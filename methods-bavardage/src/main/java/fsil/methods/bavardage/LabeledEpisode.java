@@ -6,8 +6,8 @@ import fsil.api.InvalidDataException;
 import fsil.api.LabeledData;
 
 /**
- * A few-shot episode whose query labels are known: the unit of validation for {@link BavardageTuner} and of the
- * module's synthetic experiments.
+ * A few-shot episode whose query labels are known: the unit of the {@code auto} preset's tuning
+ * ({@link AutoTuning}), of the {@code bavardage-episodes} benchmark and of the module's tests.
  *
  * @param support     labelled support set (global class ids)
  * @param queries     query features

@@ -12,10 +12,11 @@ package fsil.methods.bavardage;
  *
  * <p>T_vb and s_max are tied to the scale of the base within-class scatter (spec bavardage.md §5): with the code's
  * unnormalised scatter they grow with the number of base images per class, so they do not transfer between
- * datasets of different sizes. Tune them on validation classes with {@link BavardageTuner}.
+ * datasets of different sizes. Choose them on validation classes with
+ * {@code fsil run --select 'bavardage.t_vb=...' --select 'bavardage.s_max=...'}, or let {@link #AUTO} choose them.
  *
  * <p>The {@code glyphs-*} and {@code fashion-mnist-*} presets were chosen that way for the built-in datasets with the
- * default {@code pretrained-mlp} backbone and {@code preprocessing=code} (module README, "Measured results"):
+ * default {@code pretrained-mlp} backbone and {@code preprocessing=code} ({@code docs/bavardage-results.md}):
  * glyphs on its validation scripts, Fashion-MNIST (no validation classes) on episodes from the base classes' test
  * images with S_w from their training images. They keep T_km = 10 and n_step = 5.
  *

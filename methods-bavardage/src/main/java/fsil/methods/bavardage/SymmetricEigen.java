@@ -10,7 +10,8 @@ import org.ejml.interfaces.decomposition.SingularValueDecomposition_F64;
  * matrices, B^T B, scatter matrices), with the eigenvalues sorted in descending order and the eigenvectors as the
  * columns of a row-major n x n matrix.
  *
- * <p>EJML's symmetric QR algorithm is used first. It gives up (iteration limit) on some highly degenerate inputs,
+ * <p>Householder tridiagonalisation and the implicit QL algorithm ({@link HouseholderQl}) are used first; if they
+ * do not converge, EJML's symmetric QR algorithm. That gives up (iteration limit) on some highly degenerate inputs,
  * e.g. the rank-1 Gram matrix of a task in dimension 1, whose entries are +-1 up to an ulp; then the matrix is
  * decomposed by an SVD instead, which for A = A^T &gt;= 0 gives the same eigenpairs (A = V diag(sigma) V^T: for
  * sigma &gt; 0 the left and right singular vectors coincide, for sigma = 0 any null-space basis is an eigenbasis).
@@ -24,6 +25,11 @@ record SymmetricEigen(double[] values, double[] vectors) {
         int n = a.numRows;
         if (n == 0) {
             return new SymmetricEigen(new double[0], new double[0]);
+        }
+        double[] ql = new double[n];
+        double[][] rows = new double[n][n];
+        if (HouseholderQl.decompose(a.data, n, ql, rows)) {
+            return sorted(ql, rows);
         }
         EigenDecomposition_F64<DMatrixRMaj> eig = DecompositionFactory_DDRM.eig(n, true, true);
         if (!eig.decompose(a.copy())) {
@@ -51,8 +57,39 @@ record SymmetricEigen(double[] values, double[] vectors) {
         return sorted(svd.getSingularValues().clone(), svd.getV(null, false));
     }
 
+    /** Eigenpairs sorted by descending value; row i of {@code rows} belongs to {@code raw[i]}. */
+    private static SymmetricEigen sorted(double[] raw, double[][] rows) {
+        int n = raw.length;
+        int[] order = descending(raw);
+        double[] values = new double[n];
+        double[] vectors = new double[n * n];
+        for (int c = 0; c < n; c++) {
+            values[c] = raw[order[c]];
+            double[] v = rows[order[c]];
+            for (int r = 0; r < n; r++) {
+                vectors[r * n + c] = v[r];
+            }
+        }
+        return new SymmetricEigen(values, vectors);
+    }
+
     /** Eigenpairs sorted by descending value; column i of {@code columns} belongs to {@code raw[i]}. */
     private static SymmetricEigen sorted(double[] raw, DMatrixRMaj columns) {
+        int n = raw.length;
+        int[] order = descending(raw);
+        double[] values = new double[n];
+        double[] vectors = new double[n * n];
+        for (int c = 0; c < n; c++) {
+            values[c] = raw[order[c]];
+            for (int r = 0; r < n; r++) {
+                vectors[r * n + c] = columns.get(r, order[c]);
+            }
+        }
+        return new SymmetricEigen(values, vectors);
+    }
+
+    /** Indices of {@code raw} by descending value (stable insertion sort, no boxing). */
+    private static int[] descending(double[] raw) {
         int n = raw.length;
         int[] order = new int[n];
         for (int i = 0; i < n; i++) {
@@ -68,14 +105,6 @@ record SymmetricEigen(double[] values, double[] vectors) {
             }
             order[j + 1] = cur;
         }
-        double[] values = new double[n];
-        double[] vectors = new double[n * n];
-        for (int c = 0; c < n; c++) {
-            values[c] = raw[order[c]];
-            for (int r = 0; r < n; r++) {
-                vectors[r * n + c] = columns.get(r, order[c]);
-            }
-        }
-        return new SymmetricEigen(values, vectors);
+        return order;
     }
 }

@@ -68,10 +68,7 @@ final class Whitening {
         int r = span.rank();
         double[] b = span.basis().clone();
         forwardSubstitution(base.cholesky(), d, b, r);
-        DMatrixRMaj bm = DMatrixRMaj.wrap(d, r, b);
-        DMatrixRMaj m = new DMatrixRMaj(r, r);
-        CommonOps_DDRM.multInner(bm, m);
-        SymmetricEigen e = SymmetricEigen.of(m);
+        SymmetricEigen e = SymmetricEigen.of(DMatrixRMaj.wrap(r, r, innerProduct(b, d, r)));
         double[] gains = new double[r];
         for (int i = 0; i < r; i++) {
             gains[i] = Math.sqrt(Math.max(e.values()[i], 0));
@@ -81,15 +78,43 @@ final class Whitening {
         double[] w = e.vectors();
         double[] y = new double[n * r];
         for (int i = 0; i < n; i++) {
-            for (int k = 0; k < r; k++) {
-                double s = 0;
-                for (int j = 0; j < r; j++) {
-                    s += c[i * r + j] * w[j * r + k];
+            int yo = i * r;
+            for (int j = 0; j < r; j++) {
+                double cij = c[yo + j];
+                if (cij == 0) {
+                    continue;
                 }
-                y[i * r + k] = s;
+                int wo = j * r;
+                for (int k = 0; k < r; k++) {
+                    y[yo + k] += cij * w[wo + k];
+                }
             }
         }
         return new Rotation(y, n, r, gains);
+    }
+
+    /** B^T B (r x r, symmetric) for a row-major d x r B, as rank-1 updates of the lower triangle (axpy rows). */
+    static double[] innerProduct(double[] b, int d, int r) {
+        double[] m = new double[r * r];
+        for (int t = 0; t < d; t++) {
+            int bo = t * r;
+            for (int a = 0; a < r; a++) {
+                double ba = b[bo + a];
+                if (ba == 0) {
+                    continue;
+                }
+                int mo = a * r;
+                for (int c = 0; c <= a; c++) {
+                    m[mo + c] += ba * b[bo + c];
+                }
+            }
+        }
+        for (int a = 0; a < r; a++) {
+            for (int c = 0; c < a; c++) {
+                m[c * r + a] = m[a * r + c];
+            }
+        }
+        return m;
     }
 
     /**

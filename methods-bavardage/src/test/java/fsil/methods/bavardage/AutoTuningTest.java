@@ -100,7 +100,7 @@ class AutoTuningTest {
             }
             noisy[5][e] = noisy[3][e] + (e % 2 == 0 ? 0.02 : -0.018);
         }
-        assertTrue(BavardageTuner.mean(noisy[5]) > BavardageTuner.mean(noisy[3]));
+        assertTrue(EpisodeAccuracy.mean(noisy[5]) > EpisodeAccuracy.mean(noisy[3]));
         assertEquals(3, AutoTuning.select(noisy, taus, sigmas));
         // a clear winner far from the default point wins
         double[][] clear = new double[6][episodes];

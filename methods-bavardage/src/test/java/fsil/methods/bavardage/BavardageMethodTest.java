@@ -58,7 +58,7 @@ class BavardageMethodTest {
     }
 
     private static double accuracy(Learner l, List<LabeledEpisode> eps) {
-        return BavardageTuner.mean(BavardageTuner.evaluate(l, eps));
+        return EpisodeAccuracy.mean(EpisodeAccuracy.evaluate(l, eps));
     }
 
     @Test

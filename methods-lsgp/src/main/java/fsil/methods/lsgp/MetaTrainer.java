@@ -10,6 +10,7 @@ import fsil.core.random.RandomStreams;
 import fsil.api.FsilException;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
+import fsil.core.progress.TrainingLog;
 import org.ejml.data.DMatrixRMaj;
 
 import java.util.function.ToDoubleFunction;
@@ -91,7 +92,11 @@ final class MetaTrainer {
             best.evaluate(0, logS[0]);
         }
         int every = cfg.checkpointEvery();
+        TrainingLog log = new TrainingLog("lsgp meta-training", "episodes", cfg.trainEpisodes());
+        double recentLoss = Double.NaN; // exponential average over about 50 episodes, for the progress line only
         for (int e = 0; e < cfg.trainEpisodes(); e++) {
+            log.step(e, Double.isNaN(recentLoss) ? null : String.format(java.util.Locale.ROOT, "loss %.4f",
+                    recentLoss));
             if (best != null && e > 0 && e % every == 0) {
                 best.evaluate(e, logS[0]);
             }
@@ -125,6 +130,7 @@ final class MetaTrainer {
                 skipped++;
                 continue;
             }
+            recentLoss = Double.isNaN(recentLoss) ? v.loss() : 0.98 * recentLoss + 0.02 * v.loss();
             if (e < window) {
                 firstSum += v.loss();
                 firstCount++;
@@ -140,6 +146,8 @@ final class MetaTrainer {
             adamMap.step(mlp.parameters());
             adamKernel.step(kernelParams);
         }
+        log.step(cfg.trainEpisodes(), Double.isNaN(recentLoss) ? null : String.format(java.util.Locale.ROOT,
+                "loss %.4f", recentLoss));
         if (cfg.trainEpisodes() > 0 && skipped == cfg.trainEpisodes()) {
             throw new FsilException("lsgp meta-training failed: all " + skipped + " episodes had a non-finite loss or "
                     + "gradient. Try a larger tau, a smaller lr, or meta_train=false.");

@@ -76,8 +76,8 @@ public final class IncrementalTrainingBenchmark implements Benchmark {
         List<String> strategies = new ArrayList<>(Arrays.asList(o.text("strategies").split(",")));
         for (int w = 0; w < o.integer("warmup", 0); w++) {
             // JIT warm-up: one untimed pass of the whole run. Without it the strategies that run first, and the
-            // rarely called RUST code, are timed partly in the interpreter (their learn() times came out 3-4x too
-            // high).
+            // rarely called RUST code, are timed partly in the interpreter and their learn() times come out too high
+            // (compare with warmup=0).
             IncrementalComparison.run(strategies, params, train, test, order, initial, o.integer("chunk", 1), seed);
         }
         Map<String, IncrementalComparison.Curve> curves = IncrementalComparison.run(strategies, params, train, test,

@@ -40,18 +40,20 @@ import java.util.Locale;
 final class TopEigen {
     /**
      * Target of the Krylov stop rule's estimate of the relative score error: a factor 10 below the 1e-6 the tests
-     * require against {@link #full} (the estimate is a worst case over queries; measured errors are ~1e-11).
+     * require against {@link #full} (the estimate is a worst case over queries; {@code EigenSolverTest} and the setup
+     * of {@code PpcaFitBench} check the actual differences to the full solver).
      */
     static final double SCORE_TOLERANCE = 1e-7;
     /**
      * Multiply-adds equivalent to one n^3 unit of EJML's symmetric eigen decomposition with vectors, relative to its
-     * matrix product (measured at n = 640: 0.35 s for the decomposition, 0.1 s for a 600 x 640 x 640 product).
+     * matrix product (a ratio measured once at n = 640). {@code PpcaFitBench} (benchmarks module,
+     * benchmarks/README.md) times the solver paths this cost model chooses between.
      */
     static final double EIGEN_COST = 3.0;
     /**
-     * Krylov block size. Smaller blocks need fewer vectors for the same accuracy (measured on power-law spectra at
-     * d = 640, q = 20: 68-92 vectors with 2 columns, 100-116 with 4, 144-168 with 8, 273-315 with 21); 2 columns
-     * still reveal a double eigenvalue, and {@link #clustered} catches higher multiplicities.
+     * Krylov block size. Smaller blocks need fewer vectors for the same accuracy on power-law spectra (the counts
+     * measured at d = 640, q = 20 are in docs/ppca-results.md; the {@code krylov_dim_mean} diagnostic reports them for
+     * a run); 2 columns still reveal a double eigenvalue, and {@link #clustered} catches higher multiplicities.
      */
     static final int BLOCK = 2;
     /** Ritz values closer than this (relative to the largest) count as copies of one eigenvalue. */

@@ -1,5 +1,6 @@
+package fsil.methods.bavardage.experiments;
+
 import fsil.api.Background;
-import fsil.api.FeatureMatrix;
 import fsil.api.LabeledData;
 import fsil.api.Params;
 import fsil.core.random.RandomStreams;
@@ -7,12 +8,10 @@ import fsil.data.BackboneSpec;
 import fsil.data.Datasets;
 import fsil.data.FeatureSet;
 import fsil.methods.bavardage.BavardageMethod;
-import fsil.methods.bavardage.BavardageTuner;
 import fsil.methods.bavardage.LabeledEpisode;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.sampling.distribution.DirichletSampler;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -25,9 +24,21 @@ import java.util.Map;
  * TRAIN images (the backbone was trained on them); the validation episodes are drawn from the base classes' TEST
  * images, which neither the backbone nor S_w has seen. Novel classes are never touched.
  *
- * <p>Run from the repository root after `bin/fsil methods` has built eval:
- * <pre>java -cp 'eval/target/eval-0.1.0-SNAPSHOT.jar:eval/target/lib/*' methods-bavardage/experiments/BaseClassValidation.java \
- *     fashion-mnist 1 balanced 75 500 t_vb=10,30,100 s_max=1,2,5 [fixed=mixture:balanced]</pre>
+ *
+ * <p>{@code fsil run --select} cannot do this: it selects on validation classes only, and with
+ * {@code -o classes-from=base} the protocols give the method no base classes (BAVARDAGE needs them for S_w).
+ *
+ * <p>Arguments: dataset, shots, {@code balanced} or {@code dirichlet} (Dirichlet(2) query counts), queries per
+ * episode, episodes, then {@code name=v1,v2,...} grid axes (the last varies fastest) and
+ * {@code fixed=name:value,...} for parameters every grid point shares. It prints every grid point's accuracy
+ * (% and 95% half-width) and the best. Compiled with the module's tests; run from the repository root:
+ * <pre>
+ * mvn -o -q -B package -Dmaven.test.skip=true          # app/target/lib (bin/fsil builds the same)
+ * mvn -o -q -B -pl methods-bavardage -am test-compile   # this class
+ * java -cp 'methods-bavardage/target/test-classes:methods-bavardage/target/classes:app/target/lib/*' \
+ *     fsil.methods.bavardage.experiments.BaseClassValidation \
+ *     fashion-mnist 1 balanced 75 500 t_vb=10,30,100 s_max=1,2,5 fixed=mixture:balanced
+ * </pre>
  */
 public class BaseClassValidation {
     public static void main(String[] a) {
@@ -36,7 +47,7 @@ public class BaseClassValidation {
         boolean dirichlet = a[2].equals("dirichlet");
         int queries = Integer.parseInt(a[3]);
         int episodes = Integer.parseInt(a[4]);
-        BavardageTuner.Grid grid = BavardageTuner.Grid.of();
+        Map<String, List<String>> grid = new LinkedHashMap<>();
         Map<String, String> fixed = new LinkedHashMap<>();
         for (int i = 5; i < a.length; i++) {
             String[] kv = a[i].split("=", 2);
@@ -45,8 +56,8 @@ public class BaseClassValidation {
                     String[] p = f.split(":", 2);
                     fixed.put(p[0], p[1]);
                 }
-            } else {
-                grid = grid.axis(kv[0], kv[1].split(","));
+            } else if (grid.put(kv[0], List.of(kv[1].split(","))) != null) {
+                throw new IllegalArgumentException("grid axis '" + kv[0] + "' given twice");
             }
         }
         FeatureSet data = Datasets.load(dataset, BackboneSpec.pretrainedMlp(), 1, Datasets.defaultCacheDir());
@@ -106,13 +117,17 @@ public class BaseClassValidation {
         BavardageMethod m = new BavardageMethod();
         Params p = m.params(fixed);
         long t0 = System.nanoTime();
-        BavardageTuner.Result r = new BavardageTuner(bg).tune(p, grid, eps);
+        List<GridEvaluation.Point> points = GridEvaluation.evaluate(p, grid, bg, eps);
         System.out.printf("# %s base-class validation: %d-shot %s Q=%d, %d episodes, fixed %s, %.1f s%n", dataset, shots,
                 a[2], queries, episodes, fixed, (System.nanoTime() - t0) * 1e-9);
-        for (BavardageTuner.Candidate c : r.candidates()) {
+        GridEvaluation.Point best = null;
+        for (GridEvaluation.Point c : points) {
             System.out.printf("%s\t%.2f\t+- %.2f%n", c.values(), 100 * c.accuracy(), 100 * c.ci95());
+            if (best == null || c.accuracy() > best.accuracy()) {
+                best = c; // ties: the earliest grid point
+            }
         }
-        System.out.println("best\t" + r.best().values() + "\t" + String.format("%.2f", 100 * r.best().accuracy()));
+        System.out.println("best\t" + best.values() + "\t" + String.format("%.2f", 100 * best.accuracy()));
     }
 
     private static LabeledData rowsOf(LabeledData d, int[] sortedClasses) {

@@ -1,5 +1,6 @@
+package fsil.methods.bavardage.experiments;
+
 import fsil.api.Background;
-import fsil.api.FeatureMatrix;
 import fsil.api.LabeledData;
 import fsil.api.Params;
 import fsil.core.random.RandomStreams;
@@ -7,8 +8,8 @@ import fsil.data.BackboneSpec;
 import fsil.data.Datasets;
 import fsil.data.FeatureSet;
 import fsil.methods.bavardage.AutoTuning;
+import fsil.methods.bavardage.BavardageConfig;
 import fsil.methods.bavardage.BavardageMethod;
-import fsil.methods.bavardage.BavardageTuner;
 import fsil.methods.bavardage.LabeledEpisode;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.sampling.distribution.DirichletSampler;
@@ -28,11 +29,20 @@ import java.util.stream.IntStream;
  * are drawn from the novel classes' train rows (as the fewshot protocol does). The background is the base
  * classes' train + test rows (as the protocols give it), seed derive(0, "background") as a run with train seed 0.
  *
- * <pre>java -cp 'eval/target/eval-0.1.0-SNAPSHOT.jar:eval/target/lib/*' methods-bavardage/experiments/AutoTuningLandscape.java \
- *     digits identity auto unbalanced 200 tau=0.0625,...,16 varsigma=0.25,...,8 [pool=novel|validation] [queries=75]</pre>
- * split: auto | classes | rows; mixture: balanced | unbalanced (the novel episodes use the same allocation). With
- * 0 novel episodes it prints the learner times, the auto choice on the default grid and where the named presets
- * lie on the scale-free axes of the dataset.
+ * <p>Arguments: dataset, backbone ({@code identity} or {@code pretrained-mlp}), split ({@code auto},
+ * {@code classes} or {@code rows}), mixture ({@code balanced} or {@code unbalanced}; the novel episodes use the same
+ * allocation), novel episodes per shot, then optional {@code tau=...}, {@code varsigma=...} (comma-separated grids),
+ * {@code pool=novel|validation} and {@code queries=N}. With 0 novel episodes it prints the learner times, the auto
+ * choice on the default grid and where the named presets lie on the scale-free axes of the dataset. {@code fsil run}
+ * cannot do this: it needs the auto preset's internal grid ({@link AutoTuning#choose}). Compiled with the module's
+ * tests; run from the repository root:
+ * <pre>
+ * mvn -o -q -B package -Dmaven.test.skip=true          # app/target/lib (bin/fsil builds the same)
+ * mvn -o -q -B -pl methods-bavardage -am test-compile   # this class
+ * java -cp 'methods-bavardage/target/test-classes:methods-bavardage/target/classes:app/target/lib/*' \
+ *     fsil.methods.bavardage.experiments.AutoTuningLandscape digits identity auto unbalanced 200 \
+ *     tau=0.0625,0.25,1,4,16 varsigma=0.25,1,4 pool=novel queries=75
+ * </pre>
  */
 public class AutoTuningLandscape {
     public static void main(String[] a) {
@@ -56,9 +66,9 @@ public class AutoTuningLandscape {
             }
         }
         FeatureSet data = Datasets.load(dataset, backbone, 1, Datasets.defaultCacheDir());
-        LabeledData all = concat(data.train(), data.test());
-        int[] base = sorted(data.splits().base());
-        Background bg = new Background(rowsOf(all, base), data.classes(), data.key() + "|base",
+        LabeledData all = GridEvaluation.concat(data.train(), data.test());
+        int[] base = GridEvaluation.sorted(data.splits().base());
+        Background bg = new Background(GridEvaluation.rowsOf(all, base), data.classes(), data.key() + "|base",
                 RandomStreams.derive(0, "background"), Optional.empty());
         BavardageMethod m = new BavardageMethod();
         Params params = m.params(Map.of("mixture", balanced ? "balanced" : "unbalanced"));
@@ -84,7 +94,7 @@ public class AutoTuningLandscape {
         for (String preset : new String[]{"official", "glyphs-balanced", "glyphs-unbalanced", "fashion-mnist-balanced",
                 "fashion-mnist-unbalanced"}) {
             Params pp = m.params(Map.of("preset", preset));
-            fsil.methods.bavardage.BavardageConfig pc = fsil.methods.bavardage.BavardageConfig.from(pp);
+            BavardageConfig pc = BavardageConfig.from(pp);
             System.out.printf("# preset %s: t_vb %g s_max %g = tau %.3g varsigma %.3g on this dataset%n", preset,
                     pc.tVb(), pc.sMax(), pc.tVb() / c.scales().precision(), pc.sMax() / c.scales().gain());
         }
@@ -96,25 +106,23 @@ public class AutoTuningLandscape {
             return;
         }
         // novel episodes on the same scale-free grid, with the full statistics
-        int[] pool = sorted(poolName.equals("validation") ? data.splits().validation() : data.splits().novel());
-        LabeledData novel = rowsOf(data.train(), pool);
+        int[] pool = GridEvaluation.sorted(poolName.equals("validation") ? data.splits().validation()
+                : data.splits().novel());
+        LabeledData novel = GridEvaluation.rowsOf(data.train(), pool);
         Map<String, double[]> novelAcc = new LinkedHashMap<>();
         for (int shots : new int[]{1, 5}) {
             List<LabeledEpisode> eps = episodes(novel, pool, shots, queries, balanced, novelEpisodes);
-            BavardageTuner.Grid g = BavardageTuner.Grid.of()
-                    .axis("t_vb", Arrays.stream(tau).mapToObj(t -> Double.toString(t * c.scales().precision()))
-                            .toArray(String[]::new))
-                    .axis("s_max", Arrays.stream(vs).mapToObj(v -> Double.toString(v * c.scales().gain()))
-                            .toArray(String[]::new));
-            BavardageTuner.Result r = new BavardageTuner(bg).tune(params, g, eps);
-            novelAcc.put(shots + "-shot", r.candidates().stream().mapToDouble(BavardageTuner.Candidate::accuracy)
-                    .toArray());
+            Map<String, List<String>> g = new LinkedHashMap<>();
+            g.put("t_vb", Arrays.stream(tau).mapToObj(t -> Double.toString(t * c.scales().precision())).toList());
+            g.put("s_max", Arrays.stream(vs).mapToObj(v -> Double.toString(v * c.scales().gain())).toList());
+            novelAcc.put(shots + "-shot", GridEvaluation.evaluate(params, g, bg, eps).stream()
+                    .mapToDouble(GridEvaluation.Point::accuracy).toArray());
             // reference points: official and the validated presets, on the same episodes
-            BavardageTuner.Grid presets = BavardageTuner.Grid.of().axis("preset", "official",
+            Map<String, List<String>> presets = Map.of("preset", List.of("official",
                     balanced ? "glyphs-balanced" : "glyphs-unbalanced",
-                    balanced ? "fashion-mnist-balanced" : "fashion-mnist-unbalanced");
-            BavardageTuner.Result pr = new BavardageTuner(bg).tune(params.withText("mixture", "preset"), presets, eps);
-            for (BavardageTuner.Candidate pc : pr.candidates()) {
+                    balanced ? "fashion-mnist-balanced" : "fashion-mnist-unbalanced"));
+            for (GridEvaluation.Point pc : GridEvaluation.evaluate(params.withText("mixture", "preset"), presets, bg,
+                    eps)) {
                 System.out.printf("# %s %d-shot novel: preset %s %.2f +- %.2f%n", dataset, shots,
                         pc.values().get("preset"), 100 * pc.accuracy(), 100 * pc.ci95());
             }
@@ -182,27 +190,5 @@ public class AutoTuningLandscape {
             out.add(new LabeledEpisode(s, q.features(), q.labels()));
         }
         return out;
-    }
-
-    static int[] sorted(int[] a) {
-        int[] c = a.clone();
-        Arrays.sort(c);
-        return c;
-    }
-
-    /** The rows of the given classes, grouped by class in ascending id order (as the protocols' background). */
-    static LabeledData rowsOf(LabeledData d, int[] sortedClasses) {
-        int[] rows = Arrays.stream(sortedClasses).flatMap(c -> IntStream.range(0, d.size())
-                .filter(i -> d.labels()[i] == c)).toArray();
-        return d.select(rows);
-    }
-
-    static LabeledData concat(LabeledData a, LabeledData b) {
-        int d = a.dimension();
-        float[] x = Arrays.copyOf(a.features().rawData(), (a.size() + b.size()) * d);
-        System.arraycopy(b.features().rawData(), 0, x, a.size() * d, b.size() * d);
-        int[] y = Arrays.copyOf(a.labels(), a.size() + b.size());
-        System.arraycopy(b.labels(), 0, y, a.size(), b.size());
-        return new LabeledData(FeatureMatrix.wrap(a.size() + b.size(), d, x), y);
     }
 }
