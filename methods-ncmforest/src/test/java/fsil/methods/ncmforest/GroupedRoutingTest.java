@@ -90,7 +90,7 @@ class GroupedRoutingTest {
 
     @Test
     void largeGroupsOfLongVectorsAreFilteredInParts() {
-        int dim = 6000;   // a group of 1,300 does not fit in the filter's 2^22 floats
+        int dim = 6000;   // the filter takes 21 queries at a time (2^17 floats)
         LabeledData train = TestData.clusters(TestData.range(0, 8), 12, dim, 1.0, 1.0, 3, 4);
         NcmForestSession s = TestData.session(Map.of("trees", "2", "strategy", "igt"), dim, 7);
         s.learn(train);
