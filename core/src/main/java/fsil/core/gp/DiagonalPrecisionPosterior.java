@@ -68,7 +68,7 @@ public final class DiagonalPrecisionPosterior {
             }
             b.data[i * n + i] += 1.0;
         }
-        return new DiagonalPrecisionPosterior(k, s, Cholesky.factor(b, policy));
+        return new DiagonalPrecisionPosterior(k, s, Cholesky.factorOverwriting(b, policy));
     }
 
     public int size() {

@@ -326,4 +326,62 @@ class CholeskyTest {
             }
         }
     }
+
+    @Test
+    void factorIsBitForBitEjmlsInnerProductCholesky() {
+        // the own kernel replaces EJML's below its block-size switch and must give the same bits (same sums in the
+        // same order), for every residue of n modulo the four rows it computes at once; also on a failing matrix
+        for (int n : new int[]{1, 2, 3, 4, 5, 6, 7, 8, 9, 33, 130, 257}) {
+            DMatrixRMaj a = randomSpd(n, 100 + n);
+            DMatrixRMaj ejml = a.copy();
+            assertTrue(new org.ejml.dense.row.decomposition.chol.CholeskyDecompositionInner_DDRM(true).decompose(ejml));
+            DMatrixRMaj own = a.copy();
+            assertTrue(Cholesky.decomposeLower(own.data, n));
+            for (int i = 0; i < n * n; i++) {
+                assertEquals(Double.doubleToRawLongBits(ejml.data[i]), Double.doubleToRawLongBits(own.data[i]),
+                        "n = " + n + ", entry " + i);
+            }
+            DMatrixRMaj viaFactor = Cholesky.factor(a, JitterPolicy.none()).lower();
+            assertEquals(0.0, maxAbsDiff(viaFactor, ejml), 0);
+        }
+        DMatrixRMaj indefinite = withEigenvalues(new double[]{1, 2, -0.5, 3, 4, 5}, 3);
+        assertTrue(!Cholesky.decomposeLower(indefinite.copy().data, 6));
+    }
+
+    @Test
+    void blockedForwardSubstitutionIsBitForBitThePlainOne() {
+        // rows four at a time and column blocks: every residue of n modulo 4, more columns than one block, and a
+        // factor with exact zeros (skipped updates) must give the bits of the plain row-by-row substitution
+        for (int n : new int[]{1, 2, 3, 4, 5, 6, 7, 9, 37}) {
+            int m = Triangular.COLUMN_BLOCK + 7;
+            DMatrixRMaj lower = Cholesky.factor(randomSpd(n, 5 + n), JitterPolicy.none()).lower().copy();
+            if (n > 5) {
+                lower.set(5, 2, 0.0);
+                lower.set(n - 1, 4, 0.0);
+            }
+            DMatrixRMaj b = RandomMatrices_DDRM.rectangle(n, m, -1, 1, new Random(9));
+            DMatrixRMaj plain = b.copy();
+            double[] x = plain.data;
+            double[] l = lower.data;
+            for (int i = 0; i < n; i++) {
+                for (int k = 0; k < i; k++) {
+                    if (l[i * n + k] != 0) {
+                        for (int j = 0; j < m; j++) {
+                            x[i * m + j] -= l[i * n + k] * x[k * m + j];
+                        }
+                    }
+                }
+                double inv = 1.0 / l[i * n + i];
+                for (int j = 0; j < m; j++) {
+                    x[i * m + j] *= inv;
+                }
+            }
+            DMatrixRMaj blocked = b.copy();
+            Triangular.solveLower(lower, blocked);
+            for (int i = 0; i < n * m; i++) {
+                assertEquals(Double.doubleToRawLongBits(plain.data[i]), Double.doubleToRawLongBits(blocked.data[i]),
+                        "n = " + n + ", entry " + i);
+            }
+        }
+    }
 }

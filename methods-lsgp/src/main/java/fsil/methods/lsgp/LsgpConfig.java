@@ -7,7 +7,8 @@ import java.util.Map;
 
 /** The resolved parameters of {@link LsgpMethod}. */
 record LsgpConfig(double tau, double mean, double trainMean, boolean gibbs, int steps, double tol, ElboForm elbo,
-                  boolean authorsQueryMean, int mcSamples, int gibbsBurnin, int gibbsSamples, boolean gibbsBlocked, boolean metaTrain,
+                  boolean authorsQueryMean, boolean quadrature, int mcSamples, int gibbsBurnin, int gibbsSamples,
+                  boolean gibbsBlocked, boolean metaTrain,
                   boolean predictiveLoss, int trainSteps, int trainEpisodes, int trainWays, int trainShots,
                   int trainQueries, int plSamples, boolean residual, int hidden, int outDim, double lr, double kernelLr,
                   double outputscale, double valFraction, int valEpisodes, boolean selectBest, int valEvery,
@@ -17,7 +18,7 @@ record LsgpConfig(double tau, double mean, double trainMean, boolean gibbs, int 
         return new LsgpConfig(p.get(LsgpMethod.TAU), p.get(LsgpMethod.MEAN), p.get(LsgpMethod.TRAIN_MEAN),
                 p.get(LsgpMethod.INFERENCE) == LsgpMethod.Inference.GIBBS, p.get(LsgpMethod.STEPS), p.get(LsgpMethod.TOL),
                 p.get(LsgpMethod.ELBO), p.get(LsgpMethod.QUERY_MEAN) == LsgpMethod.QueryMean.AUTHORS,
-                p.get(LsgpMethod.MC_SAMPLES), p.get(LsgpMethod.GIBBS_BURNIN), p.get(LsgpMethod.GIBBS_SAMPLES),
+                p.get(LsgpMethod.PREDICTIVE) == LsgpMethod.Predictive.QUADRATURE, p.get(LsgpMethod.MC_SAMPLES), p.get(LsgpMethod.GIBBS_BURNIN), p.get(LsgpMethod.GIBBS_SAMPLES),
                 p.get(LsgpMethod.GIBBS_LAMBDA) == LsgpMethod.GibbsLambda.BLOCKED,
                 p.get(LsgpMethod.META_TRAIN), p.get(LsgpMethod.LOSS) == LsgpMethod.Loss.PL, p.get(LsgpMethod.TRAIN_STEPS),
                 p.get(LsgpMethod.TRAIN_EPISODES), p.get(LsgpMethod.TRAIN_WAYS), p.get(LsgpMethod.TRAIN_SHOTS),
@@ -39,8 +40,8 @@ record LsgpConfig(double tau, double mean, double trainMean, boolean gibbs, int 
      * it is many times dearer and its blocked chain cannot run at the paper's a = -5, tau = 0.2 (Decision 13).
      */
     LsgpConfig selectionValidation() {
-        return new LsgpConfig(tau, mean, trainMean, false, steps, tol, elbo, authorsQueryMean, mcSamples, gibbsBurnin,
-                gibbsSamples, gibbsBlocked, metaTrain, predictiveLoss, trainSteps, trainEpisodes, trainWays,
+        return new LsgpConfig(tau, mean, trainMean, false, steps, tol, elbo, authorsQueryMean, quadrature, mcSamples,
+                gibbsBurnin, gibbsSamples, gibbsBlocked, metaTrain, predictiveLoss, trainSteps, trainEpisodes, trainWays,
                 trainShots, trainQueries, plSamples, residual, hidden, outDim, lr, kernelLr, outputscale, valFraction,
                 valEpisodes, selectBest, valEvery, calibrate, cache);
     }
@@ -60,6 +61,9 @@ record LsgpConfig(double tau, double mean, double trainMean, boolean gibbs, int 
         m.put("tol", Double.toString(tol));
         m.put("query_mean", authorsQueryMean ? "authors" : "correct");
         m.put("mc_samples", Integer.toString(mcSamples));
+        if (quadrature) {
+            m.put("predictive", "quadrature");
+        }
         return m;
     }
 

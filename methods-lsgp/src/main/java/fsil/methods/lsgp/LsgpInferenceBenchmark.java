@@ -23,20 +23,31 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Test-time episodes per second of the logistic-softmax GP (learn the support set, predict the queries), with the
- * learn (task inference) and predict (predictive + Monte Carlo class probabilities) parts timed separately: mean-field
- * with 20 steps (the reference), mean-field with one step, and the Gibbs sampler (20 burn-in + 30 kept sweeps by
- * default), measured round robin in the same run on the same synthetic 5-way 5-shot episodes (Gaussian clusters,
- * D = 64 by default) with the cosine kernel on the raw features (the feature map costs the same for every variant).
- * Accuracy is a sanity column of the returned table.
+ * Test-time cost of the logistic-softmax GP at equal accuracy: mean-field with the defaults (tolerance stop,
+ * quadrature predictive; the reference), mean-field as it was before (20 steps, 1,000 Monte Carlo draws) and Gibbs
+ * chains of the lengths given, measured round robin in the same run on the same synthetic 5-way 5-shot episodes
+ * (Gaussian clusters, D = 64 by default; cosine kernel on the raw features, so the feature map costs nothing), with
+ * learn (task inference) and predict (predictive + class probabilities) timed separately. Every row also reports its
+ * accuracy over the episodes and its paired difference to the reference (95% intervals over episodes), so the Gibbs
+ * chain that matches the reference's accuracy can be read off the same table.
  *
- * <p>Options (key=value): dim (64), ways (5), shots (5), queries (75), episodes (50 per timed repetition), reps (5),
- * warmups (1), mc_samples (1000), gibbs_burnin (20), gibbs_samples (30), tau (0.2), mean (0: the Gibbs chain
- * cannot run at the paper's test mean -5 with tau = 0.2, see {@link GibbsSampler}), seed (1).
+ * <p>Options (key=value): dim (64), ways (5), shots (5), queries (75), episodes (100 per timed repetition), reps (3),
+ * warmups (1), mc_samples (1000), gibbs (comma-separated burn-in+kept sweeps, "20+30,600+200"; "none" for no chain,
+ * e.g. at mean=-5 where the chain cannot run), tau (0.2),
+ * mean (0: the Gibbs chain cannot run at the paper's test mean -5 with tau = 0.2, see {@link GibbsSampler}), seed (1).
+ *
+ * <p>Fidelity notes, on the first check_episodes (2) episodes with the reference settings: the largest distance of the
+ * posterior means (latent units, every class and support point) and of the query probabilities from the mean-field
+ * fixed point (the same iteration run to a change below 1e-12, at most fixed_steps = 5000 steps), for the default
+ * tolerance stop and for 20 steps; and the largest error per probability of the quadrature predictive against a fine
+ * rule of the same integral and against ref_draws (1,000,000) Monte Carlo draws (an independent stream), next to the
+ * error of mc_samples Monte Carlo draws against the same reference.
  */
 public final class LsgpInferenceBenchmark implements Benchmark {
+    static final String REFERENCE = "mean-field (ref.)";
+    static final String PREVIOUS = "mean-field 20 steps, MC";
     private static final Set<String> KEYS = Set.of("dim", "ways", "shots", "queries", "episodes", "reps", "warmups",
-            "mc_samples", "gibbs_burnin", "gibbs_samples", "tau", "mean", "seed");
+            "mc_samples", "gibbs", "tau", "mean", "seed", "check_episodes", "ref_draws", "fixed_steps");
 
     @Override
     public String id() {
@@ -45,7 +56,8 @@ public final class LsgpInferenceBenchmark implements Benchmark {
 
     @Override
     public String description() {
-        return "lsgp test-time episodes/s: mean-field 20 steps (reference) vs 1 step vs Gibbs, 5-way 5-shot Q=75";
+        return "lsgp test-time cost at equal accuracy: mean-field (reference) vs 20 steps + Monte Carlo vs Gibbs "
+                + "chains, 5-way 5-shot Q=75";
     }
 
     @Override
@@ -60,13 +72,16 @@ public final class LsgpInferenceBenchmark implements Benchmark {
         int ways = (int) number(options, "ways", 5);
         int shots = (int) number(options, "shots", 5);
         int queries = (int) number(options, "queries", 75);
-        int episodes = (int) number(options, "episodes", 50);
-        int reps = (int) number(options, "reps", 5);
+        int episodes = (int) number(options, "episodes", 100);
+        int reps = (int) number(options, "reps", 3);
         int warmups = (int) number(options, "warmups", 1);
         long seed = (long) number(options, "seed", 1);
         String mc = options.getOrDefault("mc_samples", "1000");
         String tau = options.getOrDefault("tau", "0.2");
         String mean = options.getOrDefault("mean", "0");
+        int checks = (int) Math.min(number(options, "check_episodes", 2), episodes);
+        int refDraws = (int) number(options, "ref_draws", 1_000_000);
+        int fixedSteps = (int) number(options, "fixed_steps", 5000);
         if (ways < 2 || shots < 1 || queries < ways || episodes < 1 || reps < 1 || dim < 2) {
             throw new FsilException("need ways >= 2, shots >= 1, queries >= ways, episodes >= 1, reps >= 1, dim >= 2");
         }
@@ -80,12 +95,17 @@ public final class LsgpInferenceBenchmark implements Benchmark {
         }
         LsgpMethod m = new LsgpMethod();
         Map<String, Map<String, String>> variants = new LinkedHashMap<>();
-        variants.put("mean-field 20 steps (ref.)", Map.of("steps", "20"));
-        variants.put("mean-field 1 step", Map.of("steps", "1"));
-        variants.put("gibbs " + options.getOrDefault("gibbs_burnin", "20") + "+"
-                + options.getOrDefault("gibbs_samples", "30") + " sweeps", Map.of("inference", "gibbs",
-                "gibbs_burnin", options.getOrDefault("gibbs_burnin", "20"),
-                "gibbs_samples", options.getOrDefault("gibbs_samples", "30")));
+        variants.put(REFERENCE, Map.of());
+        variants.put(PREVIOUS, Map.of("steps", "20", "tol", "0", "predictive", "monte-carlo"));
+        String chains = options.getOrDefault("gibbs", "20+30,600+200");
+        for (String len : chains.equals("none") ? new String[0] : chains.split(",")) {
+            String[] bs = len.trim().split("\\+");
+            if (bs.length != 2) {
+                throw new FsilException("gibbs lengths are burn-in+kept sweeps, e.g. 20+30,600+200; got '" + len + "'");
+            }
+            variants.put("gibbs " + bs[0] + "+" + bs[1], Map.of("inference", "gibbs", "gibbs_burnin", bs[0],
+                    "gibbs_samples", bs[1]));
+        }
         Map<String, Learner> learners = new LinkedHashMap<>();
         for (Map.Entry<String, Map<String, String>> v : variants.entrySet()) {
             Map<String, String> p = new LinkedHashMap<>(v.getValue());
@@ -96,22 +116,34 @@ public final class LsgpInferenceBenchmark implements Benchmark {
             learners.put(v.getKey(), m.learner(m.params(p), Background.none(dim)));
         }
         Map<String, double[][]> times = new LinkedHashMap<>();
+        Map<String, double[]> accuracy = new LinkedHashMap<>();
+        Map<String, Double> steps = new LinkedHashMap<>();
         for (String k : learners.keySet()) {
             times.put(k, new double[2][reps]);
+            accuracy.put(k, new double[episodes]);
         }
         for (int r = -warmups; r < reps; r++) {
             for (Map.Entry<String, Learner> l : learners.entrySet()) {
                 long learnNs = 0;
                 long predictNs = 0;
+                double stepSum = 0;
                 for (int e = 0; e < pool.size(); e++) {
                     Session s = l.getValue().newSession(SessionContext.forEpisode(pool.get(e), e));
                     long t0 = System.nanoTime();
                     s.learn(pool.get(e).support());
                     long t1 = System.nanoTime();
-                    s.predict(pool.get(e).queries());
+                    Prediction p = s.predict(pool.get(e).queries());
                     predictNs += System.nanoTime() - t1;
                     learnNs += t1 - t0;
+                    int[] lab = p.labels();
+                    int ok = 0;
+                    for (int j = 0; j < lab.length; j++) {
+                        ok += lab[j] == truth.get(e)[j] ? 1 : 0;
+                    }
+                    accuracy.get(l.getKey())[e] = ok / (double) lab.length;
+                    stepSum += s.diagnostics().getOrDefault("mf_steps", Double.NaN);
                 }
+                steps.put(l.getKey(), stepSum / episodes);
                 if (r >= 0) {
                     times.get(l.getKey())[0][r] = learnNs * 1e-9 / episodes;
                     times.get(l.getKey())[1][r] = predictNs * 1e-9 / episodes;
@@ -121,32 +153,136 @@ public final class LsgpInferenceBenchmark implements Benchmark {
         BenchResult.Builder table = BenchResult.builder(String.format(Locale.ROOT, "lsgp-inference: %d-way %d-shot, "
                         + "Q=%d, D=%d, tau=%s, mean=%s, mc_samples=%s, %d episodes per repetition, median of %d "
                         + "repetitions (round robin), one thread", ways, shots, queries, dim, tau, mean, mc, episodes,
-                reps), "variant", "learn ms", "learn/ref", "predict ms", "episodes/s", "total/ref", "accuracy");
-        double refLearn = Double.NaN;
+                reps), "variant", "learn ms", "predict ms", "total ms", "total/ref", "accuracy", "acc ci95",
+                "diff vs ref", "diff ci95", "mf steps");
         double refTotal = Double.NaN;
-        for (Map.Entry<String, Learner> l : learners.entrySet()) {
-            double learn = median(times.get(l.getKey())[0]);
-            double predict = median(times.get(l.getKey())[1]);
+        double[] ref = accuracy.get(REFERENCE);
+        for (String k : learners.keySet()) {
+            double learn = median(times.get(k)[0]);
+            double predict = median(times.get(k)[1]);
             double total = learn + predict;
-            if (Double.isNaN(refLearn)) {
-                refLearn = learn;
+            if (Double.isNaN(refTotal)) {
                 refTotal = total;
             }
-            int ok = 0;
-            int count = 0;
-            for (int e = 0; e < pool.size(); e++) {
-                Prediction p = l.getValue().solve(pool.get(e), e);
-                int[] lab = p.labels();
-                for (int j = 0; j < lab.length; j++) {
-                    ok += lab[j] == truth.get(e)[j] ? 1 : 0;
-                }
-                count += lab.length;
+            double[] acc = accuracy.get(k);
+            double[] diff = new double[episodes];
+            for (int e = 0; e < episodes; e++) {
+                diff[e] = acc[e] - ref[e];
             }
-            table.row(l.getKey(), learn * 1e3, learn / refLearn, predict * 1e3, 1.0 / total, total / refTotal,
-                    ok / (double) count);
+            double st = steps.get(k);
+            table.row(k, learn * 1e3, predict * 1e3, total * 1e3, total / refTotal, meanOf(acc), ci95(acc),
+                    meanOf(diff), ci95(diff), Double.isNaN(st) ? "" : (Object) st);
         }
-        return table.note("ms are per episode; /ref = relative to the first row (mean-field 20 steps), measured in "
-                + "the same run; accuracy is a sanity column").build();
+        if (checks > 0) {
+            fidelity(table, (LsgpSession) learners.get(REFERENCE).newSession(SessionContext.forEpisode(pool.get(0), 0)),
+                    pool, checks, refDraws, fixedSteps, seed);
+        }
+        return table.note("ms are per episode; total/ref = relative to the first row, measured in the same run; "
+                + "ci95 = 1.96 sd / sqrt(episodes); diff = paired accuracy difference to the first row; mf steps = "
+                + "mean-field steps per episode").build();
+    }
+
+    /** The fidelity notes (see the class comment). */
+    private static void fidelity(BenchResult.Builder table, LsgpSession reference, List<Episode> pool, int checks,
+                                 int refDraws, int fixedSteps, long seed) {
+        LsgpConfig cfg = reference.config();
+        double distDefault = 0;
+        double distTwenty = 0;
+        double probDefault = 0;
+        double probTwenty = 0;
+        double stepsDefault = 0;
+        double fixedLast = 0;
+        double quadFine = 0;
+        double quadMc = 0;
+        double mcMc = 0;
+        double seBound = 0;
+        int probabilities = 0;
+        LsgpMethod m = new LsgpMethod();
+        for (int e = 0; e < checks; e++) {
+            Episode ep = pool.get(e);
+            LsgpSession s = (LsgpSession) m.learner(m.params(Map.of("meta_train", "false", "tau",
+                    Double.toString(cfg.tau()), "mean", Double.toString(cfg.mean()))), Background.none(
+                    ep.support().dimension())).newSession(SessionContext.forEpisode(ep, e));
+            s.learn(ep.support());
+            org.ejml.data.DMatrixRMaj k = s.supportKernel();
+            int[] y = s.supportLabels();
+            int c = ep.ways();
+            MeanField def = MeanField.run(k, y, c, cfg.tau(), cfg.mean(), cfg.steps(), cfg.tol());
+            MeanField twenty = MeanField.run(k, y, c, cfg.tau(), cfg.mean(), 20, 0);
+            MeanField fixed = MeanField.run(k, y, c, cfg.tau(), cfg.mean(), fixedSteps, 1e-12);
+            stepsDefault += def.steps() / (double) checks;
+            fixedLast = Math.max(fixedLast, fixed.maxMeanChange(fixed.steps()));
+            for (int cl = 0; cl < c; cl++) {
+                double[] a = fixed.mean(cl);
+                double[] b = def.mean(cl);
+                double[] t = twenty.mean(cl);
+                for (int i = 0; i < a.length; i++) {
+                    distDefault = Math.max(distDefault, Math.abs(b[i] - a[i]));
+                    distTwenty = Math.max(distTwenty, Math.abs(t[i] - a[i]));
+                }
+            }
+            org.ejml.data.DMatrixRMaj ks = s.queryKernel(ep.queries());
+            double[] kd = s.queryDiagonal(ep.queries());
+            int q = ks.numCols;
+            Predictor quad = new Predictor(c, cfg.tau(), cfg.mcSamples(), e, true);
+            double[] pFixed = TaskInference.predict(cfg, TaskPosterior.of(fixed), ks, kd, quad, 1.0);
+            double[] pDef = TaskInference.predict(cfg, TaskPosterior.of(def), ks, kd, quad, 1.0);
+            double[] pTwenty = TaskInference.predict(cfg, TaskPosterior.of(twenty), ks, kd, quad, 1.0);
+            TaskPosterior post = TaskPosterior.of(def);
+            double[][][] means = post.means(ks, cfg.authorsQueryMean());
+            double[][][] vars = post.variances(ks, kd);
+            double[] pMc = new Predictor(c, cfg.tau(), cfg.mcSamples(), e, false).probabilities(means, vars, q, 1.0);
+            double[] pRef = new Predictor(c, cfg.tau(), refDraws, seed * 1_000_003L + 7919L * (e + 1), false)
+                    .probabilities(means, vars, q, 1.0);
+            PredictiveQuadrature fine = new PredictiveQuadrature(c, 0.25, 8.5, 6, 1e-14);
+            double[] lm = new double[c];
+            double[] ls = new double[c];
+            double[] pf = new double[c];
+            for (int j = 0; j < q; j++) {
+                for (int cl = 0; cl < c; cl++) {
+                    lm[cl] = means[0][cl][j] / cfg.tau();
+                    ls[cl] = Math.sqrt(vars[0][cl][j]) / cfg.tau();
+                }
+                boolean ok = fine.probabilities(lm, ls, pf);
+                for (int cl = 0; cl < c; cl++) {
+                    int i = j * c + cl;
+                    if (ok) {
+                        quadFine = Math.max(quadFine, Math.abs(pDef[i] - pf[cl]));
+                    }
+                    quadMc = Math.max(quadMc, Math.abs(pDef[i] - pRef[i]));
+                    mcMc = Math.max(mcMc, Math.abs(pMc[i] - pRef[i]));
+                    seBound = Math.max(seBound, Math.sqrt(pRef[i] * (1 - pRef[i]) / refDraws));
+                    probDefault = Math.max(probDefault, Math.abs(pDef[i] - pFixed[i]));
+                    probTwenty = Math.max(probTwenty, Math.abs(pTwenty[i] - pFixed[i]));
+                    probabilities++;
+                }
+            }
+        }
+        table.note(String.format(Locale.ROOT, "fixed point (%d episodes; reference iteration to a change below 1e-12, "
+                        + "largest last change %.1e): default (tol=%s, cap %d; %.1f steps on average) max |mu - mu*| = "
+                        + "%.2e, max |p - p*| = %.2e; 20 steps: max |mu - mu*| = %.2e, max |p - p*| = %.2e", checks,
+                fixedLast, cfg.tol(), cfg.steps(), stepsDefault, distDefault, probDefault, distTwenty, probTwenty));
+        table.note(String.format(Locale.ROOT, "predictive (%d probabilities of the default posterior): quadrature vs "
+                        + "fine rule max error %.1e; vs %d Monte Carlo draws max |diff| %.1e (reference standard error "
+                        + "<= %.1e); %d Monte Carlo draws vs the same reference max |diff| %.1e", probabilities,
+                quadFine, refDraws, quadMc, seBound, cfg.mcSamples(), mcMc));
+    }
+
+    private static double meanOf(double[] a) {
+        double s = 0;
+        for (double v : a) {
+            s += v;
+        }
+        return s / a.length;
+    }
+
+    private static double ci95(double[] a) {
+        double mu = meanOf(a);
+        double v = 0;
+        for (double x : a) {
+            v += (x - mu) * (x - mu);
+        }
+        return 1.96 * Math.sqrt(v / a.length / a.length);
     }
 
     private static double median(double[] a) {

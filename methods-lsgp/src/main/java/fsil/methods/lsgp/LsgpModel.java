@@ -197,7 +197,7 @@ final class LsgpModel {
             long unitSeed = RandomStreams.derive(seed, e);
             TaskPosterior post = TaskInference.fit(cfg, k.matrix(zs), ep.supportLabels(), ways, unitSeed, null);
             double[] p = TaskInference.predict(cfg, post, k.matrix(zs, zq), k.diag(zq),
-                    new Predictor(ways, cfg.tau(), cfg.mcSamples(), unitSeed), 1.0);
+                    new Predictor(ways, cfg.tau(), cfg.mcSamples(), unitSeed, cfg.quadrature()), 1.0);
             int[] yq = ep.queryLabels();
             for (int j = 0; j < yq.length; j++) {
                 int best = 0;

@@ -32,6 +32,7 @@ final class LsgpSession implements Session {
     private int dimension = -1;
     private DMatrixRMaj support;
     private int[] classes;
+    private int[] labels;
     private TaskPosterior posterior;
     private Predictor predictor;
 
@@ -75,6 +76,7 @@ final class LsgpSession implements Session {
         for (int i = 0; i < y.length; i++) {
             y[i] = Arrays.binarySearch(classes, all.labels()[i]);
         }
+        labels = y;
         support = model.kernel().embed(all.features());
         diagnostics.clear();
         diagnostics.putAll(model.diagnostics());
@@ -85,10 +87,8 @@ final class LsgpSession implements Session {
         long t0 = System.nanoTime();
         posterior = TaskInference.fit(cfg, kernel.matrix(support), y, classes.length, ctx.seed(), diagnostics);
         diagnostics.put("inference_s", (System.nanoTime() - t0) * 1e-9);
-        predictor = new Predictor(classes.length, cfg.tau(), cfg.mcSamples(), ctx.seed());
+        predictor = new Predictor(classes.length, cfg.tau(), cfg.mcSamples(), ctx.seed(), cfg.quadrature());
     }
-
-
 
     @Override
     public Prediction predict(FeatureMatrix queries) {
@@ -111,6 +111,29 @@ final class LsgpSession implements Session {
         double[] p = TaskInference.predict(cfg, posterior, kernel.matrix(support, zq), kernel.diag(zq), predictor,
                 model.temperature());
         return Prediction.of(classes, p);
+    }
+
+    /** The support's kernel matrix (for the benchmark's fidelity checks; null before learn). */
+    DMatrixRMaj supportKernel() {
+        return support == null ? null : kernel.matrix(support);
+    }
+
+    /** The support labels as class indices 0..C-1. */
+    int[] supportLabels() {
+        return labels.clone();
+    }
+
+    /** K_* between the support and the queries, and k_** of the queries. */
+    DMatrixRMaj queryKernel(FeatureMatrix queries) {
+        return kernel.matrix(support, model.kernel().embed(queries));
+    }
+
+    double[] queryDiagonal(FeatureMatrix queries) {
+        return kernel.diag(model.kernel().embed(queries));
+    }
+
+    LsgpConfig config() {
+        return cfg;
     }
 
     @Override

@@ -200,7 +200,7 @@ final class MeanField {
         return out;
     }
 
-    private double maxMeanChange(int t) {
+    double maxMeanChange(int t) {
         double max = 0;
         for (int c = 0; c < numClasses; c++) {
             for (int i = 0; i < n; i++) {

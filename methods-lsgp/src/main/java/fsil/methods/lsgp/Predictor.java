@@ -6,28 +6,49 @@ import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
 
 /**
- * Monte Carlo class probabilities p(y_* = k) = E[LS_k(f_*)] under independent Gaussian predictives per class
- * (paper Eq. 4.6a), with S draws f_c = mean_c + sd_c eps_{s,c}. The standard normals eps are drawn once from the
- * session's seed and shared by every query ("common random numbers"), so a query's probabilities do not depend on
- * which other queries are in the batch (the inductive contract) and comparisons between queries have less noise.
- * With several site sets (Gibbs draws) draw s uses set s mod R: an equally weighted mixture.
+ * Class probabilities p(y_* = k) = E[LS_k(f_*)] under independent Gaussian predictives per class (paper Eq. 4.6a).
+ *
+ * <p>With one site set (mean-field) and {@code quadrature}, each query's expectation is computed deterministically by
+ * {@link PredictiveQuadrature} (no Monte Carlo noise); queries with a logit sd above
+ * {@link PredictiveQuadrature#MAX_LOGIT_SD} fall back to Monte Carlo. Otherwise Monte Carlo with S draws
+ * f_c = mean_c + sd_c eps_{s,c}: the standard normals eps are drawn once from the session's seed and shared by every
+ * query ("common random numbers"), so a query's probabilities do not depend on which other queries are in the batch
+ * (the inductive contract) and comparisons between queries have less noise. With several site sets (Gibbs draws)
+ * draw s uses set s mod R: an equally weighted mixture.
  */
 final class Predictor {
     private final int numClasses;
     private final double tau;
     private final int samples;
-    private final double[] eps;
+    private final long seed;
+    private final PredictiveQuadrature quadrature;
+    private double[] eps;
 
     Predictor(int numClasses, double tau, int samples, long seed) {
+        this(numClasses, tau, samples, seed, false);
+    }
+
+    /** @param quadrature use {@link PredictiveQuadrature} for single site sets (mean-field) */
+    Predictor(int numClasses, double tau, int samples, long seed, boolean quadrature) {
         this.numClasses = numClasses;
         this.tau = tau;
         this.samples = samples;
-        this.eps = new double[samples * numClasses];
-        UniformRandomProvider rng = RandomStreams.create(RandomStreams.derive(seed, "lsgp-predictive"));
-        ZigguratSampler.NormalizedGaussian g = ZigguratSampler.NormalizedGaussian.of(rng);
-        for (int i = 0; i < eps.length; i++) {
-            eps[i] = g.sample();
+        this.seed = seed;
+        this.quadrature = quadrature ? new PredictiveQuadrature(numClasses) : null;
+    }
+
+    /** The shared standard normals, drawn on first use. */
+    private double[] normals() {
+        if (eps == null) {
+            double[] e = new double[samples * numClasses];
+            UniformRandomProvider rng = RandomStreams.create(RandomStreams.derive(seed, "lsgp-predictive"));
+            ZigguratSampler.NormalizedGaussian g = ZigguratSampler.NormalizedGaussian.of(rng);
+            for (int i = 0; i < e.length; i++) {
+                e[i] = g.sample();
+            }
+            eps = e;
         }
+        return eps;
     }
 
     /**
@@ -45,6 +66,9 @@ final class Predictor {
         double[][] mean = new double[sets][numClasses];
         double[][] sd = new double[sets][numClasses];
         double invTau = 1.0 / tau;
+        double[] logitMean = new double[numClasses];
+        double[] logitSd = new double[numClasses];
+        double[] q = new double[numClasses];
         for (int j = 0; j < t; j++) {
             for (int r = 0; r < sets; r++) {
                 for (int c = 0; c < numClasses; c++) {
@@ -52,6 +76,20 @@ final class Predictor {
                     sd[r][c] = Math.sqrt(variances[r][c][j]);
                 }
             }
+            if (quadrature != null && sets == 1) {
+                for (int c = 0; c < numClasses; c++) {
+                    logitMean[c] = mean[0][c] * invTau;
+                    logitSd[c] = sd[0][c] * invTau;
+                }
+                if (quadrature.probabilities(logitMean, logitSd, q)) {
+                    System.arraycopy(q, 0, out, j * numClasses, numClasses);
+                    if (temperature != 1.0) {
+                        TemperatureScaling.applyRow(out, j * numClasses, numClasses, temperature);
+                    }
+                    continue;
+                }
+            }
+            double[] eps = normals();
             java.util.Arrays.fill(acc, 0);
             for (int s = 0; s < samples; s++) {
                 int r = s % sets;

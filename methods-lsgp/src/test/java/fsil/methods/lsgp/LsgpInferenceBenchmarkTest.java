@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** {@code lsgp-inference} is registered and returns its three inference variants on tiny episodes. */
+/** {@code lsgp-inference} is registered and returns its inference variants on tiny episodes. */
 class LsgpInferenceBenchmarkTest {
 
     static Benchmark benchmark() {
@@ -22,16 +22,16 @@ class LsgpInferenceBenchmarkTest {
     }
 
     @Test
-    void tinyRunReturnsTheVariantsAgainstTwentyMeanFieldSteps() {
-        BenchResult r = benchmark().run(Map.of("dim", "8", "episodes", "2", "reps", "1", "warmups", "0",
-                "mc_samples", "50", "gibbs_burnin", "2", "gibbs_samples", "2"));
-        assertEquals(List.of("variant", "learn ms", "learn/ref", "predict ms", "episodes/s", "total/ref", "accuracy"),
-                r.columns());
-        assertEquals(List.of("mean-field 20 steps (ref.)", "mean-field 1 step", "gibbs 2+2 sweeps"),
+    void tinyRunReturnsTheVariantsAgainstTheDefaultMeanField() {
+        BenchResult r = benchmark().run(Map.of("dim", "8", "episodes", "3", "reps", "1", "warmups", "0",
+                "mc_samples", "50", "gibbs", "2+2,3+1", "check_episodes", "1", "ref_draws", "20000", "fixed_steps", "2000"));
+        assertEquals(List.of("variant", "learn ms", "predict ms", "total ms", "total/ref", "accuracy", "acc ci95",
+                "diff vs ref", "diff ci95", "mf steps"), r.columns());
+        assertEquals(List.of("mean-field (ref.)", "mean-field 20 steps, MC", "gibbs 2+2", "gibbs 3+1"),
                 r.values("variant"));
-        assertEquals(1.0, r.number("mean-field 20 steps (ref.)", "learn/ref"));
-        assertEquals(1.0, r.number("mean-field 20 steps (ref.)", "total/ref"));
-        for (String c : List.of("learn ms", "learn/ref", "predict ms", "episodes/s", "total/ref")) {
+        assertEquals(1.0, r.number("mean-field (ref.)", "total/ref"));
+        assertEquals(0.0, r.number("mean-field (ref.)", "diff vs ref"));
+        for (String c : List.of("learn ms", "predict ms", "total ms", "total/ref")) {
             for (double v : r.numbers(c)) {
                 assertTrue(Double.isFinite(v) && v > 0, c + " = " + v);
             }
@@ -39,8 +39,17 @@ class LsgpInferenceBenchmarkTest {
         for (double a : r.numbers("accuracy")) {
             assertTrue(a >= 0 && a <= 1, "accuracy " + a);
         }
+        // the mean-field rows report their steps: 20 for the fixed count, at most the cap for the tolerance
+        assertEquals(20.0, r.number("mean-field 20 steps, MC", "mf steps"));
+        double st = r.number("mean-field (ref.)", "mf steps");
+        assertTrue(st >= 1 && st <= 200, "steps " + st);
+        assertEquals("", r.row("gibbs 2+2").get(r.column("mf steps")));
         // the synthetic clusters are well separated: mean-field classifies them (chance is 0.2)
-        assertTrue(r.number("mean-field 20 steps (ref.)", "accuracy") > 0.6, r.toString());
+        assertTrue(r.number("mean-field (ref.)", "accuracy") > 0.6, r.toString());
+        // the fidelity notes: distances from the fixed point and the predictive's errors
+        assertTrue(r.notes().stream().anyMatch(n -> n.startsWith("fixed point (1 episodes")), r.notes().toString());
+        assertTrue(r.notes().stream().anyMatch(n -> n.startsWith("predictive (375 probabilities")), r.notes().toString());
+        assertThrows(FsilException.class, () -> benchmark().run(Map.of("gibbs", "20")));
     }
 
     @Test

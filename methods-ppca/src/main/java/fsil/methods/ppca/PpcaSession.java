@@ -232,9 +232,29 @@ final class PpcaSession implements Session {
             comps += m.rank;
         }
         out.put("components_mean", classes.length == 0 ? 0.0 : comps / classes.length);
+        int singular = 0;
+        for (ClassModel m : models) {
+            singular += nearSingular(m.count, config.q(), dim) ? 1 : 0;
+        }
+        out.put("near_singular_classes", (double) singular);
+        out.put("near_singular_fraction", classes.length == 0 ? 0.0 : (double) singular / classes.length);
         out.putAll(learnDiagnostics);
         out.putAll(predictDiagnostics);
         return out;
+    }
+
+    /**
+     * Whether a class of {@code n} samples is near-singular for a model with {@code q} components in {@code d}
+     * dimensions: its components q_c = min(q, n - 1, d) are at least half of its sample rank n - 1 and at least half
+     * of the dimension d, i.e. 2 q_c &gt;= max(n - 1, d) with q_c &gt;= 1. The model then fits most of the directions
+     * its few samples span (the trailing sample eigenvalues are noise) and those fill half the feature space or more,
+     * leaving lambda as the only variance of the rest: the regime of the measured collapses (docs/ppca-results.md,
+     * <i>Near-singular classes</i>). With n - 1 much larger than d the covariance is well estimated and no class is
+     * flagged. The flag is structural; a validated q (--select) decides for a given data set.
+     */
+    static boolean nearSingular(long n, int q, int d) {
+        long qc = Math.min(Math.min(q, n - 1), d);
+        return qc >= 1 && 2 * qc >= Math.max(n - 1, d);
     }
 
     /** The sorted class ids (a copy). */

@@ -22,6 +22,7 @@ import java.util.concurrent.Executors;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -354,5 +355,55 @@ class PpcaSessionTest {
         for (String k : keys) {
             assertTrue(k.matches("[a-z][a-z0-9_]*"), "lower_snake_case: " + k);
         }
+    }
+
+    @Test
+    void nearSingularClassesAreCounted() {
+        // D = 24: 13 samples span 12 directions, half the space; with q = 20 the model keeps all of them
+        int[] classes = ids(4, 0);
+        PpcaSession flagged = session(Map.of());
+        flagged.learn(train(classes, 13));
+        assertEquals(12.0, flagged.diagnostics().get("components_mean"));
+        assertEquals(4.0, flagged.diagnostics().get("near_singular_classes"));
+        assertEquals(1.0, flagged.diagnostics().get("near_singular_fraction"));
+        // the same classes with q = 5 (5 of 12 directions), and 5-shot classes with q = 20 (4 directions of 24)
+        PpcaSession fewComponents = session(Map.of("q", "5"));
+        fewComponents.learn(train(classes, 13));
+        assertEquals(5.0, fewComponents.diagnostics().get("components_mean"));
+        assertEquals(0.0, fewComponents.diagnostics().get("near_singular_classes"));
+        PpcaSession fewShots = session(Map.of());
+        fewShots.learn(train(classes, 5));
+        assertEquals(4.0, fewShots.diagnostics().get("components_mean"));
+        assertEquals(0.0, fewShots.diagnostics().get("near_singular_fraction"));
+        // many samples: 20 components of 24 dimensions, but from 200 samples (rank 199)
+        PpcaSession manySamples = session(Map.of());
+        manySamples.learn(train(classes, 200));
+        assertEquals(20.0, manySamples.diagnostics().get("components_mean"));
+        assertEquals(0.0, manySamples.diagnostics().get("near_singular_classes"));
+        // a mix: two flagged classes of four
+        PpcaSession mixed = session(Map.of());
+        mixed.learn(train(new int[] {classes[0], classes[1]}, 13));
+        mixed.learn(train(new int[] {classes[2], classes[3]}, 5));
+        assertEquals(2.0, mixed.diagnostics().get("near_singular_classes"));
+        assertEquals(0.5, mixed.diagnostics().get("near_singular_fraction"));
+        PpcaSession empty = session(Map.of());
+        assertEquals(0.0, empty.diagnostics().get("near_singular_fraction"));
+    }
+
+    @Test
+    void nearSingularRuleBoundaries() {
+        // 2 q_c >= max(n - 1, d), q_c = min(q, n - 1, d) >= 1
+        assertTrue(PpcaSession.nearSingular(21, 20, 32));    // 20 of 20 directions, 20 of 32 dimensions
+        assertTrue(PpcaSession.nearSingular(41, 20, 32));    // 20 of 40 and of 32
+        assertFalse(PpcaSession.nearSingular(42, 20, 32));   // 20 of 41
+        assertTrue(PpcaSession.nearSingular(17, 20, 32));    // 16 of 32
+        assertFalse(PpcaSession.nearSingular(16, 20, 32));   // 15 of 32
+        assertTrue(PpcaSession.nearSingular(15, 10, 16));    // glyph features in 16 dimensions: 10 of 14 and of 16
+        assertFalse(PpcaSession.nearSingular(15, 4, 16));
+        assertFalse(PpcaSession.nearSingular(15, 20, 128));  // glyphs in 128 dimensions: 14 of 128
+        assertFalse(PpcaSession.nearSingular(6000, 127, 128));
+        assertTrue(PpcaSession.nearSingular(200, 127, 128));
+        assertFalse(PpcaSession.nearSingular(1, 20, 1));     // a 1-shot class is its mean
+        assertFalse(PpcaSession.nearSingular(21, 0, 32));    // q = 0 keeps nothing
     }
 }
