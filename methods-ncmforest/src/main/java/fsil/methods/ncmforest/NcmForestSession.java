@@ -29,7 +29,13 @@ import java.util.function.IntConsumer;
  * {@link #memoryBytes()}.
  */
 final class NcmForestSession implements Session {
-    private static final int PREDICT_BLOCK = 64;
+    /**
+     * Queries routed through a tree together ({@link BatchRouter}): the larger the block, the more of the work falls
+     * to nodes reached by enough queries for the filter that runs across queries.
+     */
+    static final int PREDICT_BLOCK = 1024;
+    /** Blocks handled together; bounds the leaves kept (trees x blocks x block references). */
+    static final int CHUNK_BLOCKS = 16;
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     private static final boolean CPU_TIME = THREADS.isCurrentThreadCpuTimeSupported() && THREADS.isThreadCpuTimeEnabled();
 
@@ -48,6 +54,8 @@ final class NcmForestSession implements Session {
     private long memory;
     /** Sums over the learn() calls after the first (the incremental steps): comparisons, CPU and wall seconds. */
     private long incrementalComparisons;
+    /** Exact distances the last prediction needed to resolve near ties in the nearest-centroid filter (tests). */
+    long lastExactDistances;
     private long incrementalCpuNanos;
     private double incrementalSeconds;
 
@@ -169,6 +177,19 @@ final class NcmForestSession implements Session {
      * empty leaf (possible only for an empty bag) gives the uniform distribution.
      */
     double[] posteriors(FeatureMatrix queries, int[] treeOrder) {
+        return posteriors(queries, treeOrder, true);
+    }
+
+    /**
+     * As {@link #posteriors(FeatureMatrix, int[])}; {@code grouped} routes each block of {@link #PREDICT_BLOCK}
+     * queries through a tree together ({@link BatchRouter}), otherwise every query walks down alone with each
+     * split's own rule. Both reach the same leaves, so the posteriors are identical; the second is a reference for
+     * the tests and for NcmForestTestTimeBench.
+     *
+     * <p>Work is done {@link #CHUNK_BLOCKS} blocks at a time: one task per block and tree finds the leaves, then one
+     * task per block adds each query's leaf distributions in tree order (so no number depends on the threads).
+     */
+    double[] posteriors(FeatureMatrix queries, int[] treeOrder, boolean grouped) {
         int n = queries.rows();
         int c = classIndex.size();
         int[] colOf = classIndex.columnOfInternal();
@@ -176,53 +197,91 @@ final class NcmForestSession implements Session {
         float[] q = queries.rawData();
         int d = queries.cols();
         double prior = cfg.leafPrior();
+        int trees = treeOrder.length;
         int blocks = (n + PREDICT_BLOCK - 1) / PREDICT_BLOCK;
-        long[] comparisons = new long[blocks];
-        long[] depths = new long[blocks];
-        forEach(blocks, b -> {
-            int end = Math.min(n, (b + 1) * PREDICT_BLOCK);
-            long comp = 0;
-            long dep = 0;
-            for (int i = b * PREDICT_BLOCK; i < end; i++) {
-                int off = i * d;
-                int row = i * c;
-                double uniform = 0;
-                for (int t : treeOrder) {
-                    Node node = trees[t].root;
-                    while (!node.isLeaf()) {
-                        comp += node.split.comparisons();
-                        node = node.split.goesRight(q, off) ? node.right : node.left;
+        long[] comparisons = new long[blocks * trees];
+        long[] depths = new long[blocks * trees];
+        long[] exact = new long[blocks * trees];
+        for (int first = 0; first < blocks; first += CHUNK_BLOCKS) {
+            int chunkFirst = first;
+            int chunk = Math.min(CHUNK_BLOCKS, blocks - first);
+            int from = chunkFirst * PREDICT_BLOCK;
+            Node[][] leaves = new Node[trees][Math.min(n, (chunkFirst + chunk) * PREDICT_BLOCK) - from];
+            forEach(chunk * trees, task -> {
+                int b = chunkFirst + task / trees;
+                int ti = task % trees;
+                int lo = b * PREDICT_BLOCK;
+                int size = Math.min(n, lo + PREDICT_BLOCK) - lo;
+                Node[] out = leaves[ti];
+                Tree tree = this.trees[treeOrder[ti]];
+                int slot = b * trees + ti;
+                if (grouped) {
+                    int[] rows = new int[size];
+                    for (int i = 0; i < size; i++) {
+                        rows[i] = lo + i;
                     }
-                    dep += node.depth;
-                    if (node.total == 0) {
-                        uniform += 1.0 / c;
-                        continue;
+                    Node[] found = new Node[size];
+                    BatchRouter router = new BatchRouter(q, d, size);
+                    router.route(tree.root, rows, size, found);
+                    System.arraycopy(found, 0, out, lo - from, size);
+                    comparisons[slot] = router.comparisons;
+                    depths[slot] = router.depths;
+                    exact[slot] = router.exactDistances();
+                } else {
+                    long comp = 0;
+                    long dep = 0;
+                    for (int i = 0; i < size; i++) {
+                        Node node = tree.root;
+                        while (!node.isLeaf()) {
+                            comp += node.split.comparisons();
+                            node = node.split.goesRight(q, (lo + i) * d) ? node.right : node.left;
+                        }
+                        dep += node.depth;
+                        out[lo + i - from] = node;
                     }
-                    double z = node.total + prior * c;
-                    for (int k = 0; k < node.classes.length; k++) {
-                        p[row + colOf[node.classes[k]]] += node.counts[k] / z;
+                    comparisons[slot] = comp;
+                    depths[slot] = dep;
+                }
+            });
+            forEach(chunk, bi -> {
+                int lo = (chunkFirst + bi) * PREDICT_BLOCK;
+                int hi = Math.min(n, lo + PREDICT_BLOCK);
+                for (int i = lo; i < hi; i++) {
+                    int row = i * c;
+                    double uniform = 0;
+                    for (int ti = 0; ti < trees; ti++) {
+                        Node node = leaves[ti][i - from];
+                        if (node.total == 0) {
+                            uniform += 1.0 / c;
+                            continue;
+                        }
+                        double z = node.total + prior * c;
+                        for (int k = 0; k < node.classes.length; k++) {
+                            p[row + colOf[node.classes[k]]] += node.counts[k] / z;
+                        }
+                        if (prior > 0) {
+                            uniform += prior / z;
+                        }
                     }
-                    if (prior > 0) {
-                        uniform += prior / z;
+                    double scale = 1.0 / trees;
+                    for (int k = 0; k < c; k++) {
+                        p[row + k] = (p[row + k] + uniform) * scale;
                     }
                 }
-                double scale = 1.0 / treeOrder.length;
-                for (int k = 0; k < c; k++) {
-                    p[row + k] = (p[row + k] + uniform) * scale;
-                }
-            }
-            comparisons[b] = comp;
-            depths[b] = dep;
-        });
+            });
+        }
         long comp = 0;
         long dep = 0;
-        for (int b = 0; b < blocks; b++) {
-            comp += comparisons[b];
-            dep += depths[b];
+        long ex = 0;
+        for (int i = 0; i < comparisons.length; i++) {
+            comp += comparisons[i];
+            dep += depths[i];
+            ex += exact[i];
         }
+        lastExactDistances = ex;
         testDiagnostics.clear();
         if (n > 0) {
-            double per = (double) n * treeOrder.length;
+            double per = (double) n * trees;
             testDiagnostics.put("test_cost", comp / per);
             testDiagnostics.put("test_path_depth", dep / per);
         }
