@@ -38,6 +38,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -65,6 +67,8 @@ import java.util.stream.Stream;
 public class RunnerUnitBench {
     /** Episodes per benchmark call. */
     static final int EPISODES = 10_000;
+    /** Episodes per unit: the few-shot protocol's default episodes-per-unit. */
+    static final int BLOCK = 200;
 
     @Param("64")
     public int dim;
@@ -78,6 +82,7 @@ public class RunnerUnitBench {
     private RunSpec oneEpisode;
     private long seedBase;
     private java.util.Set<Capability> capabilities;
+    private List<Metric> metricList;
 
     @Setup(Level.Trial)
     public void setup() throws IOException {
@@ -92,6 +97,7 @@ public class RunnerUnitBench {
         Registry<Method> methods = new Registry<>("method", Method::id).register(ncm);
         Registry<Protocol> protocols = Registry.discover("protocol", Protocol.class, Protocol::name);
         Registry<Metric> metrics = Registry.discover("metric", Metric.class, Metric::name);
+        metricList = metrics.ids().stream().map(metrics::get).toList();
         runner = new Runner(methods, protocols, metrics, (name, backbone, seed, cache) -> data, work.resolve("cache"));
         spec = spec(EPISODES);
         oneEpisode = spec(1);
@@ -151,7 +157,7 @@ public class RunnerUnitBench {
         return correct;
     }
 
-    /** The same episodes through TaskRunner: the task of the plan, a session, scoring with calibration bins. */
+    /** The same episodes through TaskRunner: the task of the plan, a session, accuracy. */
     @Benchmark
     @OperationsPerInvocation(EPISODES)
     public double taskRunner() {
@@ -162,6 +168,30 @@ public class RunnerUnitBench {
             sum += r.accuracy();
         }
         return sum;
+    }
+
+    /**
+     * taskRunner plus every registered metric, measured over blocks of {@value #BLOCK} tasks as the runner's units
+     * are (ECE bins, NLL and Brier, adaptive-ECE bins, memory, times): the evaluation work of a run without its
+     * plan, store, summaries and report. runner / taskRunnerMetrics is the runner's own cost.
+     */
+    @Benchmark
+    @OperationsPerInvocation(EPISODES)
+    public int taskRunnerMetrics() {
+        int size = 0;
+        List<TaskOutcome> block = new ArrayList<>(BLOCK);
+        for (int i = 0; i < EPISODES; i++) {
+            block.add(TaskRunner.run(plan.task(i, capabilities), learner, RandomStreams.derive(seedBase, i),
+                    SessionContext.DIRECT));
+            if (block.size() == BLOCK || i == EPISODES - 1) {
+                for (Metric m : metricList) {
+                    JsonNode v = m.measure(block);
+                    size += v == null ? 0 : v.size();
+                }
+                block.clear();
+            }
+        }
+        return size;
     }
 
     /** The same episodes as a run of the Runner into a new directory, one unit thread. */

@@ -36,6 +36,15 @@ class RunnerUnitBenchTest {
             assertTrue(direct > 0.3 && direct <= 1, "accuracy " + direct);
             assertEquals(direct, task, 1e-12);
             assertEquals(direct, run, 1e-12);
+            // taskRunnerMetrics measures what the runner stores: the same metrics over the same blocks of tasks
+            int stored = o.records().stream().mapToInt(r -> {
+                int size = 0;
+                for (var it = r.metrics().fields(); it.hasNext(); ) {
+                    size += it.next().getValue().size();
+                }
+                return size;
+            }).sum();
+            assertEquals(stored, b.taskRunnerMetrics());
             RunnerUnitBench.RunDir one = new RunnerUnitBench.RunDir();
             one.create();
             assertEquals(1, b.runnerOneEpisode(one).tasks());
