@@ -37,13 +37,18 @@ class SparkThroughputBenchIT {
         StandaloneClusterIT.PROPERTIES.forEach(System::clearProperty);
     }
 
-    static final String SPEC = "bavardage and ppca, digits 5-way 5-shot, 6,000 episodes each in the default blocks "
-            + "of 200";
+    /** Episodes per method and per unit: 6,000 in the protocol's default blocks of 200 unless set with -D. */
+    static final int EPISODES = Integer.getInteger("fsil.bench.episodes", 6000);
+    static final int PER_UNIT = Integer.getInteger("fsil.bench.episodesPerUnit", 200);
 
-    /** bavardage and ppca, 5-way 5-shot on digits: 2 x 6,000 episodes in blocks of 200 = 60 units. */
+    static final String SPEC = String.format(java.util.Locale.ROOT,
+            "bavardage and ppca, digits 5-way 5-shot, %,d episodes each in blocks of %d", EPISODES, PER_UNIT);
+
+    /** bavardage and ppca, 5-way 5-shot on digits: by default 2 x 6,000 episodes in blocks of 200 = 60 units. */
     static RunSpec spec(int threads) {
         return new RunSpec(VariantSpec.parseList("bavardage,ppca"), List.of("digits"), "identity", "fewshot",
-                Map.of("shots", List.of("5"), "episodes", List.of("6000")),
+                Map.of("shots", List.of("5"), "episodes", List.of(Integer.toString(EPISODES)),
+                        "episodes-per-unit", List.of(Integer.toString(PER_UNIT))),
                 RunSpec.DEFAULT_ORDER_SEED, RunSpec.DEFAULT_TRAIN_SEED, RunSpec.DEFAULT_BACKBONE_SEED, threads);
     }
 
