@@ -1,6 +1,7 @@
 package fsil.app;
 
 import fsil.app.cli.Main;
+import fsil.eval.store.UnitStore;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
@@ -66,7 +67,7 @@ class ReferenceRunsTest {
         List<String> header = List.of(lines.get(0).split(",", -1));
         Map<String, String> out = new TreeMap<>();
         for (String line : lines.subList(1, lines.size())) {
-            List<String> cells = csv(line);
+            List<String> cells = UnitStore.fields(line);
             Map<String, String> row = new TreeMap<>();
             for (int i = 0; i < header.size(); i++) {
                 row.put(header.get(i), cells.get(i));
@@ -79,35 +80,6 @@ class ReferenceRunsTest {
             out.put(key, String.join(",", row.get("classes"), row.get("value"), row.get("ci95"), row.get("ci95_t"),
                     row.get("std"), row.get("n")));
         }
-        return out;
-    }
-
-    /** One CSV line: fields may be quoted (a setting label or a method variant with commas). */
-    static List<String> csv(String line) {
-        List<String> out = new java.util.ArrayList<>();
-        StringBuilder cur = new StringBuilder();
-        boolean quoted = false;
-        for (int i = 0; i < line.length(); i++) {
-            char c = line.charAt(i);
-            if (quoted) {
-                if (c == '"' && i + 1 < line.length() && line.charAt(i + 1) == '"') {
-                    cur.append('"');
-                    i++;
-                } else if (c == '"') {
-                    quoted = false;
-                } else {
-                    cur.append(c);
-                }
-            } else if (c == '"') {
-                quoted = true;
-            } else if (c == ',') {
-                out.add(cur.toString());
-                cur.setLength(0);
-            } else {
-                cur.append(c);
-            }
-        }
-        out.add(cur.toString());
         return out;
     }
 }

@@ -9,7 +9,6 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -43,10 +42,10 @@ final class Summaries {
     /** (method, dataset, protocol, setting, metric, step) -> "classes,value,ci95,ci95_t,std,n", timings left out. */
     static Map<String, String> values(Path run) throws IOException {
         List<String> lines = Files.readAllLines(run.resolve("summary.csv"));
-        List<String> header = csv(lines.get(0));
+        List<String> header = UnitStore.fields(lines.get(0));
         Map<String, String> out = new TreeMap<>();
         for (String line : lines.subList(1, lines.size())) {
-            List<String> cells = csv(line);
+            List<String> cells = UnitStore.fields(line);
             Map<String, String> row = new TreeMap<>();
             for (int i = 0; i < header.size(); i++) {
                 row.put(header.get(i), cells.get(i));
@@ -80,34 +79,6 @@ final class Summaries {
         for (UnitRecord r : c.rows()) {
             out.put(r.key().toString(), r.status() + " " + r.error() + " " + r.firstTask() + "+" + r.tasks());
         }
-        return out;
-    }
-
-    static List<String> csv(String line) {
-        List<String> out = new ArrayList<>();
-        StringBuilder cur = new StringBuilder();
-        boolean quoted = false;
-        for (int i = 0; i < line.length(); i++) {
-            char c = line.charAt(i);
-            if (quoted) {
-                if (c == '"' && i + 1 < line.length() && line.charAt(i + 1) == '"') {
-                    cur.append('"');
-                    i++;
-                } else if (c == '"') {
-                    quoted = false;
-                } else {
-                    cur.append(c);
-                }
-            } else if (c == '"') {
-                quoted = true;
-            } else if (c == ',') {
-                out.add(cur.toString());
-                cur.setLength(0);
-            } else {
-                cur.append(c);
-            }
-        }
-        out.add(cur.toString());
         return out;
     }
 }

@@ -255,8 +255,8 @@ public final class UnitStore implements AutoCloseable {
         }
     }
 
-    /** The fields of a CSV line (RFC 4180 quoting, no line breaks inside fields). */
-    static List<String> fields(String line) {
+    /** The fields of a CSV line (RFC 4180 quoting, no line breaks inside fields), as fsil writes its CSV files. */
+    public static List<String> fields(String line) {
         List<String> out = new ArrayList<>();
         StringBuilder cur = new StringBuilder();
         boolean quoted = false;
