@@ -108,7 +108,8 @@ public final class Prediction {
         return out;
     }
 
-    private int argmax(int row) {
+    /** Column of the most probable class of a row (the first one on ties). */
+    public int argmax(int row) {
         int c = classes.length;
         int best = 0;
         double bestP = probabilities[row * c];

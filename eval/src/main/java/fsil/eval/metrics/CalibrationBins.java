@@ -33,17 +33,9 @@ public final class CalibrationBins {
 
     /** Adds a prediction's max-probability confidences against the true labels. */
     public void add(Prediction p, int[] truth) {
-        double[] prob = p.rawProbabilities();
-        int c = p.numClasses();
         for (int i = 0; i < truth.length; i++) {
-            int off = i * c;
-            int best = 0;
-            for (int k = 1; k < c; k++) {
-                if (prob[off + k] > prob[off + best]) {
-                    best = k;
-                }
-            }
-            add(prob[off + best], p.classAt(best) == truth[i]);
+            int best = p.argmax(i);
+            add(p.probability(i, best), p.classAt(best) == truth[i]);
         }
     }
 

@@ -150,22 +150,15 @@ public final class CalibrationMetrics {
             long[] correct = new long[MICRO_BINS];
             for (TaskOutcome t : tasks) {
                 Prediction p = t.prediction();
-                double[] prob = p.rawProbabilities();
-                int c = p.numClasses();
                 for (int i = 0; i < t.truth().length; i++) {
-                    int off = i * c;
-                    int best = 0;
-                    for (int k = 1; k < c; k++) {
-                        if (prob[off + k] > prob[off + best]) {
-                            best = k;
-                        }
-                    }
-                    int m = microBin(prob[off + best]);
+                    int best = p.argmax(i);
+                    double confidence = p.probability(i, best);
+                    int m = microBin(confidence);
                     count[m]++;
                     if (conf[m] == null) {
                         conf[m] = new ExactSum();
                     }
-                    conf[m].add(prob[off + best]);
+                    conf[m].add(confidence);
                     correct[m] += p.classAt(best) == t.truth()[i] ? 1 : 0;
                 }
             }

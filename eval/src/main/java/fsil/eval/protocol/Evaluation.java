@@ -15,19 +15,10 @@ final class Evaluation {
         if (p.size() != truth.length) {
             throw new IllegalStateException("method returned " + p.size() + " predictions for " + truth.length + " queries");
         }
-        double[] prob = p.rawProbabilities();
-        int c = p.numClasses();
         int[] predicted = new int[truth.length];
         int ok = 0;
         for (int i = 0; i < truth.length; i++) {
-            int off = i * c;
-            int best = 0;
-            for (int k = 1; k < c; k++) {
-                if (prob[off + k] > prob[off + best]) {
-                    best = k;
-                }
-            }
-            predicted[i] = p.classAt(best);
+            predicted[i] = p.classAt(p.argmax(i));
             ok += predicted[i] == truth[i] ? 1 : 0;
         }
         return new Score(truth.length == 0 ? Double.NaN : ok / (double) truth.length, ok, predicted);
