@@ -61,28 +61,25 @@ public final class SplitFiles {
     public static List<String> fileLines(Path file) {
         List<String> out = new ArrayList<>();
         for (String line : TextLines.readAll(file)) {
-            int hash = line.indexOf('#');
-            if (hash >= 0) {
-                line = line.substring(0, hash);
-            }
-            if (!line.isBlank()) {
-                out.add(line.strip());
-            }
+            addContent(out, line);
         }
         return out;
+    }
+
+    /** Adds a line without its comment, stripped, unless nothing is left. */
+    private static void addContent(List<String> out, String line) {
+        int hash = line.indexOf('#');
+        String content = (hash >= 0 ? line.substring(0, hash) : line).strip();
+        if (!content.isEmpty()) {
+            out.add(content);
+        }
     }
 
     private static List<String> lines(BufferedReader r) throws IOException {
         List<String> out = new ArrayList<>();
         String line;
         while ((line = r.readLine()) != null) {
-            int hash = line.indexOf('#');
-            if (hash >= 0) {
-                line = line.substring(0, hash);
-            }
-            if (!line.isBlank()) {
-                out.add(line.strip());
-            }
+            addContent(out, line);
         }
         return out;
     }
