@@ -33,9 +33,13 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.Blackhole;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.runner.IterationType;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -192,6 +196,76 @@ public class RunnerUnitBench {
             }
         }
         return size;
+    }
+
+    /** The process's CPU time (all its threads: units, runner, JIT compiler, GC), in steps of a clock tick. */
+    private static final com.sun.management.OperatingSystemMXBean OS =
+            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+
+    /**
+     * The pairs of {@link #paired} in measurement iterations, and at the end of the trial the runner's own cost they
+     * show: (runner - without) / without, summed over the pairs, with a 95% interval from the spread of the pairs'
+     * differences (paired t), in CPU time of the process and in wall time.
+     */
+    @State(Scope.Thread)
+    public static class Pairs {
+        long calls;
+        boolean measuring;
+        final List<long[]> pairs = new ArrayList<>(); // base wall, base cpu, runner wall, runner cpu
+
+        @Setup(Level.Iteration)
+        public void iteration(IterationParams iteration) {
+            measuring = iteration.getType() == IterationType.MEASUREMENT;
+        }
+
+        @TearDown(Level.Trial)
+        public void print() {
+            System.out.println();
+            System.out.println("# runner's own cost over " + pairs.size() + " pairs of " + EPISODES + " episodes: CPU "
+                    + share(1) + ", wall " + share(0));
+        }
+
+        private String share(int at) {
+            double base = 0;
+            double diff = 0;
+            double diff2 = 0;
+            for (long[] p : pairs) {
+                double d = p[at + 2] - p[at];
+                base += p[at];
+                diff += d;
+                diff2 += d * d;
+            }
+            int n = pairs.size();
+            double sd = Math.sqrt((diff2 - diff * diff / n) / (n - 1));
+            return String.format(java.util.Locale.ROOT, "%.2f%% +- %.2f%%", 100 * diff / base,
+                    100 * 1.96 * sd * Math.sqrt(n) / base);
+        }
+    }
+
+    /**
+     * The runner's own cost read off directly: each call runs {@link #taskRunnerMetrics} and {@link #runner} (the
+     * same episodes and metrics, without and with the runner), in alternating order, and keeps both wall times and
+     * the process's CPU times (all its threads: units, runner, JIT compiler, GC; in clock ticks of 10 ms); the
+     * trial ends by printing the share. Pairs taken within a second cancel the drift of a shared machine's load,
+     * which differences of the means of benchmarks run minutes apart do not. The score (us per episode of either
+     * half) is a by-product.
+     */
+    @Benchmark
+    @OperationsPerInvocation(2 * EPISODES)
+    public void paired(RunDir run, Pairs p, Blackhole bh) {
+        long[] pair = new long[4];
+        for (int half = 0; half < 2; half++) {
+            boolean withRunner = (half + p.calls) % 2 == 0;
+            long wall = System.nanoTime();
+            long cpu = OS.getProcessCpuTime();
+            bh.consume(withRunner ? runner.run(spec, run.dir) : taskRunnerMetrics());
+            pair[withRunner ? 2 : 0] = System.nanoTime() - wall;
+            pair[withRunner ? 3 : 1] = OS.getProcessCpuTime() - cpu;
+        }
+        p.calls++;
+        if (p.measuring) {
+            p.pairs.add(pair);
+        }
     }
 
     /** The same episodes as a run of the Runner into a new directory, one unit thread. */

@@ -49,6 +49,17 @@ class RunnerUnitBenchTest {
             one.create();
             assertEquals(1, b.runnerOneEpisode(one).tasks());
             one.delete();
+            // paired: one pair of both halves, kept when measuring
+            RunnerUnitBench.Pairs pairs = new RunnerUnitBench.Pairs();
+            pairs.measuring = true;
+            RunnerUnitBench.RunDir pairDir = new RunnerUnitBench.RunDir();
+            pairDir.create();
+            b.paired(pairDir, pairs, new org.openjdk.jmh.infra.Blackhole("Today's password is swordfish. I understand "
+                    + "instantiating Blackholes directly is dangerous."));
+            assertTrue(Files.isRegularFile(pairDir.dir.resolve(Runner.UNITS)), "the runner half ran");
+            pairDir.delete();
+            assertEquals(1, pairs.pairs.size());
+            assertTrue(pairs.pairs.get(0)[0] > 0 && pairs.pairs.get(0)[2] > 0, "both halves timed");
         } finally {
             b.tearDown();
         }

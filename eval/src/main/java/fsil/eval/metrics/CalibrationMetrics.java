@@ -188,14 +188,18 @@ public final class CalibrationMetrics {
             long[] correct = new long[MICRO_BINS];
             for (JsonNode u : units) {
                 JsonNode bin = u.get("bin");
+                JsonNode n = u.get("n");
+                JsonNode hi = u.get("confidence");
+                JsonNode lo = u.get("confidence_err");
+                JsonNode ok = u.get("correct");
                 for (int i = 0; i < bin.size(); i++) {
                     int m = bin.get(i).asInt();
-                    count[m] += u.get("n").get(i).asLong();
+                    count[m] += n.get(i).asLong();
                     if (conf[m] == null) {
                         conf[m] = new ExactSum();
                     }
-                    conf[m].add(u.get("confidence").get(i).asDouble(), u.get("confidence_err").get(i).asDouble());
-                    correct[m] += u.get("correct").get(i).asLong();
+                    conf[m].add(hi.get(i).asDouble(), lo.get(i).asDouble());
+                    correct[m] += ok.get(i).asLong();
                 }
             }
             long total = 0;

@@ -17,6 +17,8 @@ import java.util.Map;
  * against shots" is a plain column, not a parsed label.
  */
 public record SettingOptions(Map<List<String>, Map<String, String>> options) {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     /** config.json of a run directory (written when the run starts). */
     public static final String CONFIG = "config.json";
 
@@ -36,7 +38,7 @@ public record SettingOptions(Map<List<String>, Map<String, String>> options) {
         }
         JsonNode config;
         try {
-            config = new ObjectMapper().readTree(file.toFile());
+            config = JSON.readTree(file.toFile());
         } catch (IOException e) {
             throw new FsilException("cannot read " + file + ": " + e.getMessage(), e);
         }

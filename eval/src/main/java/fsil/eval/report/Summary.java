@@ -18,6 +18,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * Summary tables computed from the rows of a run's store alone (so {@code fsil report} can rebuild them). Rows are
@@ -141,6 +142,9 @@ public final class Summary {
         return Table.create(t.name(), columns);
     }
 
+    private static final Pattern INT = Pattern.compile("-?\\d{1,9}");
+    private static final Pattern NUMBER = Pattern.compile("-?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?");
+
     /** Integers when every present value is one, numbers when every one is, else text. */
     static Column<?> typed(String name, List<String> values) {
         boolean ints = true;
@@ -149,8 +153,8 @@ public final class Summary {
             if (v == null) {
                 continue;
             }
-            ints &= v.matches("-?\\d{1,9}");
-            numbers &= v.matches("-?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?");
+            ints &= INT.matcher(v).matches();
+            numbers &= NUMBER.matcher(v).matches();
         }
         if (ints) {
             IntColumn c = IntColumn.create(name);

@@ -48,6 +48,8 @@ public record RunSpec(List<VariantSpec> methods, List<String> datasets, String b
                       Map<String, List<String>> options, long orderSeed, long trainSeed, long backboneSeed,
                       int threads, Map<String, List<String>> select, String selectMetric, String calibrate) {
 
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
     public static final long DEFAULT_ORDER_SEED = 1993;
     public static final long DEFAULT_TRAIN_SEED = 0;
     public static final long DEFAULT_BACKBONE_SEED = 1;
@@ -219,7 +221,7 @@ public record RunSpec(List<VariantSpec> methods, List<String> datasets, String b
     /** spec.json text. */
     public String toJson() {
         try {
-            return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(toTree());
+            return JSON.writeValueAsString(toTree());
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }

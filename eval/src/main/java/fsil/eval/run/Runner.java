@@ -24,8 +24,9 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Runs a plan into a locked run directory, one row per unit appended to {@code units.csv}, then rebuilds the
- * summaries and the report from the store. An {@link Engine} runs the units (the local thread pool by default,
+ * Runs a plan into a locked run directory, one row per unit appended to {@code units.csv}, then writes the
+ * summaries and the report from the store's rows, held in memory as they are appended (what {@code fsil report}
+ * rebuilds from the file gives the same bytes). An {@link Engine} runs the units (the local thread pool by default,
  * or e.g. Apache Spark); everything else is done here, the same for every engine, so a run started on one engine
  * can be resumed on another. A killed run resumes from its stored units: rows torn by the crash are recomputed,
  * rows of another plan are refused; a unit is recorded once even when an engine hands it over twice.
@@ -241,10 +242,9 @@ public final class Runner {
     }
 
     private Outcome execute(RunPlan plan, RunDirectory run, List<UnitStore.Invalid> dropped) {
+        List<UnitRecord> rows = new ArrayList<>(UnitStore.read(run.resolve(UNITS)).rows()); // in file order
         Set<UnitRecord.Key> done = new HashSet<>();
-        for (UnitRecord r : UnitStore.read(run.resolve(UNITS)).rows()) {
-            done.add(r.key());
-        }
+        rows.forEach(r -> done.add(r.key()));
         List<RunPlan.Unit> todo = plan.units().stream().filter(u -> !done.contains(u.key())).toList();
         try (UnitStore store = UnitStore.append(run.resolve(UNITS))) {
             progress.start(plan.protocol().name(), todo.stream().mapToLong(RunPlan.Unit::tasks).sum());
@@ -259,6 +259,7 @@ public final class Runner {
                         return false; // a unit run twice (a re-run task): recorded once
                     }
                     store.add(r);
+                    rows.add(r);
                 }
                 progress.step(r.tasks());
                 return true;
@@ -281,9 +282,8 @@ public final class Runner {
         } finally {
             progress.close();
         }
-        UnitStore.Contents all = UnitStore.read(run.resolve(UNITS));
-        Report.write(run.path(), all.rows(), metrics.all());
-        return new Outcome(run.path(), all.rows(), todo.size(), dropped);
+        Report.write(run.path(), rows, metrics.all());
+        return new Outcome(run.path(), rows, todo.size(), dropped);
     }
 
     /** Whether {@code dir} holds a run (its spec). */

@@ -63,7 +63,9 @@ public final class UnitRunner {
             Thread.currentThread().interrupt();
             error = "interrupted";
         } catch (Throwable t) {
-            error = (unit.tasks() > 1 ? "task " + task + ": " : "") + describe(t);
+            // one line, as units.csv stores it, so the run's report matches one rebuilt from the file
+            error = ((unit.tasks() > 1 ? "task " + task + ": " : "") + describe(t)).replace('\n', ' ')
+                    .replace('\r', ' ');
         }
         ObjectNode stored = JsonNodeFactory.instance.objectNode();
         if (error.isEmpty()) {

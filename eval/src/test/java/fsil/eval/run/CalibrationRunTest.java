@@ -225,6 +225,7 @@ class CalibrationRunTest {
         assertTrue(value(s, "x3", "ece_ts") < 0.02, "scaled x3 is calibrated: ECE " + value(s, "x3", "ece_ts"));
         String config = Files.readString(dir.resolve(Runner.CONFIG));
         assertTrue(config.contains("\"fit_data\" : \"tasks of the same settings on the validation classes\""), config);
+        RunnerTest.assertRebuildsIdentically(dir);
         Table fitSummary = Table.read().csv(dir.resolve(Calibration.DIR).resolve(Report.SUMMARY).toFile());
         assertTrue(fitSummary.stringColumn("classes_from").asList().stream().allMatch("validation"::equals),
                 "the fit never drew an evaluation class");

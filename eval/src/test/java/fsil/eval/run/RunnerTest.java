@@ -230,6 +230,7 @@ public class RunnerTest {
         assertEquals(List.of(6L, 20L), o2.dropped().stream().map(UnitStore.Invalid::line).toList());
         assertEquals(stableSummary(full), stableSummary(cut));
         assertEquals(21, Files.readAllLines(units).size(), "header + one row per unit");
+        assertRebuildsIdentically(cut);
     }
 
     /** Rows that do not belong to the spec are refused with the reason, never mixed into the numbers. */
@@ -340,6 +341,28 @@ public class RunnerTest {
         UnitStore.Contents c = UnitStore.read(units);
         assertEquals(List.of(), c.invalid());
         assertEquals(lines.size() - 1, c.rows().size());
+    }
+
+    /** The files a run writes from its rows in memory, byte for byte as fsil report rebuilds them from units.csv. */
+    public static void assertRebuildsIdentically(Path dir) throws IOException {
+        List<String> files = List.of(Report.SUMMARY, Report.A_MATRIX, Report.RELIABILITY, Report.HTML);
+        List<String> written = new ArrayList<>();
+        for (String f : files) {
+            written.add(Files.readString(dir.resolve(f)));
+        }
+        assertEquals(List.of(), Report.rebuild(dir, metrics()));
+        for (int i = 0; i < files.size(); i++) {
+            assertEquals(written.get(i), Files.readString(dir.resolve(files.get(i))), files.get(i) + " of " + dir);
+        }
+    }
+
+    @Test
+    void theRunsSummariesAreThoseRebuiltFromTheStore(@TempDir Path tmp) throws IOException {
+        runner(TOY).run(spec("flaky[fail-mod=3],ncm,knn", "fewshot", episodes(30, 4), 2), tmp.resolve("f"));
+        assertRebuildsIdentically(tmp.resolve("f"));
+        Map<String, List<String>> cil = Map.of("steps", List.of("3"), "runs", List.of("2"));
+        runner(TOY).run(spec("ncm,knn", "cil", cil, 2), tmp.resolve("c"));
+        assertRebuildsIdentically(tmp.resolve("c"));
     }
 
     @Test
