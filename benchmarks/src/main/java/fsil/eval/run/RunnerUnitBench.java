@@ -182,12 +182,16 @@ public class RunnerUnitBench {
     @Benchmark
     @OperationsPerInvocation(EPISODES)
     public int taskRunnerMetrics() {
+        return taskRunnerMetrics(plan, EPISODES);
+    }
+
+    private int taskRunnerMetrics(ProtocolPlan tasks, int episodes) {
         int size = 0;
         List<TaskOutcome> block = new ArrayList<>(BLOCK);
-        for (int i = 0; i < EPISODES; i++) {
-            block.add(TaskRunner.run(plan.task(i, capabilities), learner, RandomStreams.derive(seedBase, i),
+        for (int i = 0; i < episodes; i++) {
+            block.add(TaskRunner.run(tasks.task(i, capabilities), learner, RandomStreams.derive(seedBase, i),
                     SessionContext.DIRECT));
-            if (block.size() == BLOCK || i == EPISODES - 1) {
+            if (block.size() == BLOCK || i == episodes - 1) {
                 for (Metric m : metricList) {
                     JsonNode v = m.measure(block);
                     size += v == null ? 0 : v.size();
@@ -209,6 +213,14 @@ public class RunnerUnitBench {
      */
     @State(Scope.Thread)
     public static class Pairs {
+        /**
+         * Episodes per run of a pair. Two sizes in one command separate the runner's cost per episode (the slope)
+         * from its cost per run: {@code -p episodes=10000,50000}.
+         */
+        @Param("10000")
+        public int episodes;
+        ProtocolPlan plan;
+        RunSpec spec;
         long calls;
         boolean measuring;
         final List<long[]> pairs = new ArrayList<>(); // base wall, base cpu, runner wall, runner cpu
@@ -221,8 +233,27 @@ public class RunnerUnitBench {
         @TearDown(Level.Trial)
         public void print() {
             System.out.println();
-            System.out.println("# runner's own cost over " + pairs.size() + " pairs of " + EPISODES + " episodes: CPU "
-                    + share(1) + ", wall " + share(0));
+            System.out.println("# runner's own cost over " + pairs.size() + " pairs of " + episodes + " episodes: CPU "
+                    + share(1) + ", wall " + share(0) + "; wall per run without the runner " + mean(0)
+                    + ", the runner's own wall per run " + meanDifference(0));
+        }
+
+        private String mean(int at) {
+            return String.format(java.util.Locale.ROOT, "%.2f ms", pairs.stream().mapToLong(p -> p[at]).average()
+                    .orElse(Double.NaN) * 1e-6);
+        }
+
+        private String meanDifference(int at) {
+            int n = pairs.size();
+            double diff = 0;
+            double diff2 = 0;
+            for (long[] p : pairs) {
+                double d = (p[at + 2] - p[at]) * 1e-6;
+                diff += d;
+                diff2 += d * d;
+            }
+            double sd = Math.sqrt((diff2 - diff * diff / n) / (n - 1));
+            return String.format(java.util.Locale.ROOT, "%.2f ms +- %.2f ms", diff / n, 1.96 * sd / Math.sqrt(n));
         }
 
         private String share(int at) {
@@ -253,12 +284,17 @@ public class RunnerUnitBench {
     @Benchmark
     @OperationsPerInvocation(2 * EPISODES)
     public void paired(RunDir run, Pairs p, Blackhole bh) {
+        if (p.plan == null) {
+            p.plan = new FewShotProtocol().plan(data, new FewShotProtocol().options(options(p.episodes)),
+                    RunSpec.DEFAULT_ORDER_SEED);
+            p.spec = spec(p.episodes);
+        }
         long[] pair = new long[4];
         for (int half = 0; half < 2; half++) {
             boolean withRunner = (half + p.calls) % 2 == 0;
             long wall = System.nanoTime();
             long cpu = OS.getProcessCpuTime();
-            bh.consume(withRunner ? runner.run(spec, run.dir) : taskRunnerMetrics());
+            bh.consume(withRunner ? runner.run(p.spec, run.dir) : taskRunnerMetrics(p.plan, p.episodes));
             pair[withRunner ? 2 : 0] = System.nanoTime() - wall;
             pair[withRunner ? 3 : 1] = OS.getProcessCpuTime() - cpu;
         }

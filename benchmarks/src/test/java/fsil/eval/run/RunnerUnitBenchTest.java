@@ -51,12 +51,16 @@ class RunnerUnitBenchTest {
             one.delete();
             // paired: one pair of both halves, kept when measuring
             RunnerUnitBench.Pairs pairs = new RunnerUnitBench.Pairs();
+            pairs.episodes = 400;
             pairs.measuring = true;
             RunnerUnitBench.RunDir pairDir = new RunnerUnitBench.RunDir();
             pairDir.create();
             b.paired(pairDir, pairs, new org.openjdk.jmh.infra.Blackhole("Today's password is swordfish. I understand "
                     + "instantiating Blackholes directly is dangerous."));
             assertTrue(Files.isRegularFile(pairDir.dir.resolve(Runner.UNITS)), "the runner half ran");
+            assertEquals(400, fsil.eval.store.UnitStore.read(pairDir.dir.resolve(Runner.UNITS)).rows().stream()
+                    .mapToLong(fsil.eval.store.UnitRecord::tasks).sum(),
+                    "the pair ran its own number of episodes");
             pairDir.delete();
             assertEquals(1, pairs.pairs.size());
             assertTrue(pairs.pairs.get(0)[0] > 0 && pairs.pairs.get(0)[2] > 0, "both halves timed");
