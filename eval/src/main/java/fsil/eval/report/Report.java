@@ -93,6 +93,9 @@ public final class Report {
             if (!Files.isRegularFile(shared)) {
                 AtomicFiles.write(shared, out -> copyResource(out));
             }
+            if (Files.isRegularFile(target) && Files.isSameFile(target, shared)) {
+                return; // already linked (fsil report on a run): renaming a second link onto it would do nothing
+            }
             Path tmp = Files.createTempFile(dir, "." + PLOTLY + ".", ".tmp");
             Files.delete(tmp);
             try {

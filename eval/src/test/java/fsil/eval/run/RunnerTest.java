@@ -119,6 +119,10 @@ public class RunnerTest {
         assertEquals(ncm5, acc.where(acc.intColumn("shots").isEqualTo(5)).doubleColumn("value").get(0), 1e-12);
         Report.rebuild(dir, metrics());
         assertEquals(written, Files.readString(dir.resolve(Report.SUMMARY)), "rebuilt from config.json alike");
+        try (var files = Files.list(dir)) {
+            List<String> left = files.map(f -> f.getFileName().toString()).filter(f -> f.endsWith(".tmp")).toList();
+            assertEquals(List.of(), left, "fsil report leaves no temporary file (plotly.min.js is linked already)");
+        }
     }
 
     /** Progress lines of long preparation work (fsil.core.progress.TrainingLog) reach the run's progress display. */
