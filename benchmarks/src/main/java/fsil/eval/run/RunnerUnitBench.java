@@ -202,6 +202,15 @@ public class RunnerUnitBench {
         return size;
     }
 
+    /** Time the JVM's collectors report having spent (ms resolution), in ns. */
+    private static long gcNanos() {
+        long ms = 0;
+        for (java.lang.management.GarbageCollectorMXBean g : ManagementFactory.getGarbageCollectorMXBeans()) {
+            ms += Math.max(0, g.getCollectionTime());
+        }
+        return ms * 1_000_000;
+    }
+
     /** The process's CPU time (all its threads: units, runner, JIT compiler, GC), in steps of a clock tick. */
     private static final com.sun.management.OperatingSystemMXBean OS =
             (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
@@ -223,7 +232,7 @@ public class RunnerUnitBench {
         RunSpec spec;
         long calls;
         boolean measuring;
-        final List<long[]> pairs = new ArrayList<>(); // base wall, base cpu, runner wall, runner cpu
+        final List<long[]> pairs = new ArrayList<>(); // without: wall, cpu, gc; with the runner: wall, cpu, gc
 
         @Setup(Level.Iteration)
         public void iteration(IterationParams iteration) {
@@ -235,7 +244,8 @@ public class RunnerUnitBench {
             System.out.println();
             System.out.println("# runner's own cost over " + pairs.size() + " pairs of " + episodes + " episodes: CPU "
                     + share(1) + ", wall " + share(0) + "; wall per run without the runner " + mean(0)
-                    + ", the runner's own wall per run " + meanDifference(0));
+                    + ", the runner's own wall per run " + meanDifference(0) + ", of which more collection time "
+                    + meanDifference(2));
         }
 
         private String mean(int at) {
@@ -248,7 +258,7 @@ public class RunnerUnitBench {
             double diff = 0;
             double diff2 = 0;
             for (long[] p : pairs) {
-                double d = (p[at + 2] - p[at]) * 1e-6;
+                double d = (p[at + 3] - p[at]) * 1e-6;
                 diff += d;
                 diff2 += d * d;
             }
@@ -261,7 +271,7 @@ public class RunnerUnitBench {
             double diff = 0;
             double diff2 = 0;
             for (long[] p : pairs) {
-                double d = p[at + 2] - p[at];
+                double d = p[at + 3] - p[at];
                 base += p[at];
                 diff += d;
                 diff2 += d * d;
@@ -275,11 +285,12 @@ public class RunnerUnitBench {
 
     /**
      * The runner's own cost read off directly: each call runs {@link #taskRunnerMetrics} and {@link #runner} (the
-     * same episodes and metrics, without and with the runner), in alternating order, and keeps both wall times and
-     * the process's CPU times (all its threads: units, runner, JIT compiler, GC; in clock ticks of 10 ms); the
-     * trial ends by printing the share. Pairs taken within a second cancel the drift of a shared machine's load,
-     * which differences of the means of benchmarks run minutes apart do not. The score (us per episode of either
-     * half) is a by-product.
+     * same episodes and metrics, without and with the runner), in alternating order, and keeps both wall times, the
+     * process's CPU times (all its threads: units, runner, JIT compiler, GC; in clock ticks of 10 ms) and the
+     * collectors' times; the trial ends by printing the share, the runner's wall time per run and how much of it is
+     * extra collection. Pairs taken within a second cancel the drift of a shared machine's load, which differences
+     * of the means of benchmarks run minutes apart do not. The score (us per episode of either half, counted as
+     * {@value #EPISODES} episodes) is a by-product.
      */
     @Benchmark
     @OperationsPerInvocation(2 * EPISODES)
@@ -289,14 +300,17 @@ public class RunnerUnitBench {
                     RunSpec.DEFAULT_ORDER_SEED);
             p.spec = spec(p.episodes);
         }
-        long[] pair = new long[4];
+        long[] pair = new long[6];
         for (int half = 0; half < 2; half++) {
             boolean withRunner = (half + p.calls) % 2 == 0;
             long wall = System.nanoTime();
             long cpu = OS.getProcessCpuTime();
+            long gc = gcNanos();
             bh.consume(withRunner ? runner.run(p.spec, run.dir) : taskRunnerMetrics(p.plan, p.episodes));
-            pair[withRunner ? 2 : 0] = System.nanoTime() - wall;
-            pair[withRunner ? 3 : 1] = OS.getProcessCpuTime() - cpu;
+            int at = withRunner ? 3 : 0;
+            pair[at] = System.nanoTime() - wall;
+            pair[at + 1] = OS.getProcessCpuTime() - cpu;
+            pair[at + 2] = gcNanos() - gc;
         }
         p.calls++;
         if (p.measuring) {

@@ -63,7 +63,7 @@ class RunnerUnitBenchTest {
                     "the pair ran its own number of episodes");
             pairDir.delete();
             assertEquals(1, pairs.pairs.size());
-            assertTrue(pairs.pairs.get(0)[0] > 0 && pairs.pairs.get(0)[2] > 0, "both halves timed");
+            assertTrue(pairs.pairs.get(0)[0] > 0 && pairs.pairs.get(0)[3] > 0, "both halves timed");
         } finally {
             b.tearDown();
         }
