@@ -23,39 +23,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** Step S with the authors' min(N, D) directions ({@link SpanBasis#AUTHORS}) against the numerical rank. */
 class AuthorsSpanTest {
 
-    private static double[] gaussian(SplittableRandom rnd, int len) {
-        double[] a = new double[len];
-        for (int i = 0; i < len; i++) {
-            a[i] = Math.sqrt(-2 * Math.log(1 - rnd.nextDouble())) * Math.cos(2 * Math.PI * rnd.nextDouble());
-        }
-        return a;
-    }
-
     /** n rows in d dimensions whose last {@code zeroCols} coordinates are 0 (rank min(n, d - zeroCols)). */
     private static double[] rankDeficient(SplittableRandom rnd, int n, int d, int zeroCols) {
-        double[] x = gaussian(rnd, n * d);
+        double[] x = WhiteningTest.gaussian(rnd, n * d);
         for (int i = 0; i < n; i++) {
             for (int j = d - zeroCols; j < d; j++) {
                 x[i * d + j] = 0;
             }
         }
         return x;
-    }
-
-    private static DMatrixRMaj spd(SplittableRandom rnd, int d) {
-        DMatrixRMaj a = DMatrixRMaj.wrap(d, d, gaussian(rnd, d * d));
-        DMatrixRMaj s = new DMatrixRMaj(d, d);
-        CommonOps_DDRM.multTransB(a, a, s);
-        for (int j = 0; j < d; j++) {
-            s.add(j, j, 0.01 * d);
-        }
-        return s;
-    }
-
-    private static DMatrixRMaj gram(double[] y, int n, int p) {
-        DMatrixRMaj g = new DMatrixRMaj(n, n);
-        CommonOps_DDRM.multTransB(DMatrixRMaj.wrap(n, p, y), DMatrixRMaj.wrap(n, p, y), g);
-        return g;
     }
 
     private static double maxAbsDiff(DMatrixRMaj a, DMatrixRMaj b) {
@@ -93,7 +69,7 @@ class AuthorsSpanTest {
             DMatrixRMaj back = new DMatrixRMaj(n, d);
             CommonOps_DDRM.multTransB(DMatrixRMaj.wrap(n, m, s.coords()), u, back);
             assertArrayEquals(x, back.data, 1e-12, "X = C U^T");
-            assertTrue(maxAbsDiff(gram(x, n, d), gram(s.coords(), n, m)) < 1e-12);
+            assertTrue(maxAbsDiff(WhiteningTest.gram(x, n, d), WhiteningTest.gram(s.coords(), n, m)) < 1e-12);
             // the first r directions are the numerical span's, unchanged
             for (int j = 0; j < d; j++) {
                 for (int k = 0; k < rank.rank(); k++) {
@@ -106,7 +82,7 @@ class AuthorsSpanTest {
     @Test
     void fullRankTasksAreUnchanged() {
         SplittableRandom rnd = new SplittableRandom(4);
-        double[] x = gaussian(rnd, 10 * 25);
+        double[] x = WhiteningTest.gaussian(rnd, 10 * 25);
         TaskSpan rank = TaskSpan.of(x, 10, 25);
         TaskSpan s = TaskSpan.authors(x, 10, 25, true);
         assertArrayEquals(rank.coords(), s.coords(), 0.0);
@@ -124,7 +100,7 @@ class AuthorsSpanTest {
         int n = 30;
         int d = 12;
         double[] x = rankDeficient(rnd, n, d, 4);
-        DMatrixRMaj sw = spd(rnd, d);
+        DMatrixRMaj sw = WhiteningTest.spd(rnd, d);
         BaseStatistics stats = BaseStatistics.code(new double[d], sw);
         SymmetricEigen e = SymmetricEigen.of(sw);
         double[] gains = new double[d];
@@ -144,13 +120,13 @@ class AuthorsSpanTest {
                     global[i * d + k] = Math.min(gains[k], bound) * rotated.get(i, k);
                 }
             }
-            DMatrixRMaj expected = gram(global, n, d);
+            DMatrixRMaj expected = WhiteningTest.gram(global, n, d);
             Whitening.Result authors = Whitening.restricted(TaskSpan.authors(x, n, d, true), stats, bound);
             Whitening.Result rank = Whitening.restricted(TaskSpan.of(x, n, d), stats, bound);
             double scale = maxAbs(expected);
-            assertTrue(maxAbsDiff(expected, gram(authors.data(), n, authors.dim())) < 1e-9 * scale,
+            assertTrue(maxAbsDiff(expected, WhiteningTest.gram(authors.data(), n, authors.dim())) < 1e-9 * scale,
                     "authors = global whitening, s_max " + bound);
-            double rankDiff = maxAbsDiff(expected, gram(rank.data(), n, rank.dim()));
+            double rankDiff = maxAbsDiff(expected, WhiteningTest.gram(rank.data(), n, rank.dim()));
             if (bound == sMax) {
                 assertTrue(rankDiff > 1e-3 * scale, "the rank span clamps in another basis: " + rankDiff / scale);
             } else {
@@ -165,12 +141,12 @@ class AuthorsSpanTest {
         SplittableRandom rnd = new SplittableRandom(6);
         int d = 20;
         int baseRows = 200;
-        double[] means = gaussian(rnd, 10 * d);
+        double[] means = WhiteningTest.gaussian(rnd, 10 * d);
         float[] base = new float[baseRows * d];
         int[] baseLabels = new int[baseRows];
         for (int i = 0; i < baseRows; i++) {
             baseLabels[i] = i % 5;
-            double[] g = gaussian(rnd, d);
+            double[] g = WhiteningTest.gaussian(rnd, d);
             for (int j = 0; j < d - 6; j++) {
                 base[i * d + j] = (float) (3 * means[baseLabels[i] * d + j] + g[j]);
             }
@@ -194,7 +170,7 @@ class AuthorsSpanTest {
             float[] qx = new float[nq * d];
             for (int i = 0; i < ns + nq; i++) {
                 int c = 5 + i % 5;
-                double[] g = gaussian(rnd, d);
+                double[] g = WhiteningTest.gaussian(rnd, d);
                 float[] dst = i < ns ? sx : qx;
                 int row = i < ns ? i : i - ns;
                 for (int j = 0; j < d - 6; j++) {

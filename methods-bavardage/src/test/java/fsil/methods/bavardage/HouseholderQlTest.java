@@ -90,12 +90,7 @@ class HouseholderQlTest {
         // would rotate with (non-orthogonal rotations); the norm-based test splits them off
         int n = 84;
         for (int t = 0; t < 30; t++) {
-            Random r = new Random(t);
-            double[] v = new double[n];
-            for (int i = 0; i < n; i++) {
-                double x = (float) ((r.nextBoolean() ? 1 : -1) * (0.01 + 3 * r.nextDouble()));
-                v[i] = x * (1 / Math.sqrt(x * x));
-            }
+            double[] v = signsUpToAnUlp(new Random(t), n);
             double[] g = new double[n * n];
             for (int i = 0; i < n; i++) {
                 for (int j = 0; j < n; j++) {
@@ -104,6 +99,16 @@ class HouseholderQlTest {
             }
             check(g, n, "rank one " + t);
         }
+    }
+
+    /** +-1 entries that are +-1 only up to an ulp: x / |x| for float x, computed as x * (1 / sqrt(x * x)). */
+    static double[] signsUpToAnUlp(Random r, int n) {
+        double[] v = new double[n];
+        for (int i = 0; i < n; i++) {
+            double x = (float) ((r.nextBoolean() ? 1 : -1) * (0.01 + 3 * r.nextDouble()));
+            v[i] = x * (1 / Math.sqrt(x * x));
+        }
+        return v;
     }
 
     @Test

@@ -133,12 +133,7 @@ class ScatterScalesTest {
         int n = 84;
         int qrFailures = 0;
         for (int t = 0; t < 30; t++) {
-            Random r = new Random(t);
-            double[] v = new double[n];
-            for (int i = 0; i < n; i++) {
-                double x = (float) ((r.nextBoolean() ? 1 : -1) * (0.01 + 3 * r.nextDouble()));
-                v[i] = x * (1 / Math.sqrt(x * x));
-            }
+            double[] v = HouseholderQlTest.signsUpToAnUlp(new Random(t), n);
             DMatrixRMaj g = new DMatrixRMaj(n, n);
             CommonOps_DDRM.multOuter(DMatrixRMaj.wrap(n, 1, v), g);
             if (!DecompositionFactory_DDRM.eig(n, true, true).decompose(g.copy())) {

@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** Task span, restricted and global whitening, and the within-class scatter formulas. */
 class WhiteningTest {
 
-    private static double[] gaussian(SplittableRandom rnd, int len) {
+    static double[] gaussian(SplittableRandom rnd, int len) {
         double[] a = new double[len];
         for (int i = 0; i < len; i++) {
             double u = rnd.nextDouble();
@@ -24,7 +24,7 @@ class WhiteningTest {
     }
 
     /** A random symmetric positive definite d x d matrix with condition number around 1e3. */
-    private static DMatrixRMaj spd(SplittableRandom rnd, int d) {
+    static DMatrixRMaj spd(SplittableRandom rnd, int d) {
         DMatrixRMaj a = DMatrixRMaj.wrap(d, d, gaussian(rnd, d * d));
         DMatrixRMaj s = new DMatrixRMaj(d, d);
         CommonOps_DDRM.multTransB(a, a, s);
@@ -34,7 +34,7 @@ class WhiteningTest {
         return s;
     }
 
-    private static DMatrixRMaj gram(double[] y, int n, int p) {
+    static DMatrixRMaj gram(double[] y, int n, int p) {
         DMatrixRMaj g = new DMatrixRMaj(n, n);
         CommonOps_DDRM.multTransB(DMatrixRMaj.wrap(n, p, y), DMatrixRMaj.wrap(n, p, y), g);
         return g;
