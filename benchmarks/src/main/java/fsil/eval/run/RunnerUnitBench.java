@@ -296,8 +296,8 @@ public class RunnerUnitBench {
     @OperationsPerInvocation(2 * EPISODES)
     public void paired(RunDir run, Pairs p, Blackhole bh) {
         if (p.plan == null) {
-            p.plan = new FewShotProtocol().plan(data, new FewShotProtocol().options(options(p.episodes)),
-                    RunSpec.DEFAULT_ORDER_SEED);
+            FewShotProtocol protocol = new FewShotProtocol();
+            p.plan = protocol.plan(data, protocol.options(options(p.episodes)), RunSpec.DEFAULT_ORDER_SEED);
             p.spec = spec(p.episodes);
         }
         long[] pair = new long[6];
