@@ -121,14 +121,20 @@ public final class CalibrationMetrics {
     /**
      * {@code adaptive_ece}: ECE over 15 equal-mass bins of all predictions of a group (sorted by confidence and split
      * as numpy's array_split splits them), beside the equal-width ECE, which misleads when confidences cluster. Units
-     * store their confidences in 1,500 equal-width micro-bins (counts, exact confidence sums, correct counts); the
-     * pooled equal-mass bins are cut from them, and a micro-bin that straddles a cut is shared in proportion to the
-     * count taken, so the value differs from the exact one only through the predictions within 1/1500 of a cut (the
-     * test compares both).
+     * store their confidences in 1,500 equal-width micro-bins: for each non-empty one its index ({@code bin}), its
+     * number of predictions ({@code n}) and {@code gap}, the sum of (1 if correct else 0) - confidence over them, in
+     * units of 2^-32 (each confidence rounded to a multiple of 2^-32 first, which moves the ECE by less than 1e-9).
+     * The gaps are exact integer sums, so pooling gives the same value however tasks were grouped into units. The
+     * pooled equal-mass bins are cut from the micro-bins, and a micro-bin that straddles a cut is shared in proportion
+     * to the count taken, so the value differs from the exact one only through the predictions within 1/1500 of a
+     * cut (the test compares both). Three integers per micro-bin keep a unit's row small: on real features a unit of
+     * 200 five-way episodes fills about 1,000 micro-bins.
      */
     public static final class AdaptiveCalibration implements Metric {
         public static final int MICRO_BINS = 1500;
         public static final int BINS = 15;
+        /** One confidence in the stored gaps: 2^32. */
+        static final double UNIT = 0x1p32;
 
         public String name() {
             return "calibration_fine";
@@ -146,8 +152,7 @@ public final class CalibrationMetrics {
 
         public JsonNode measure(List<TaskOutcome> tasks) {
             long[] count = new long[MICRO_BINS];
-            ExactSum[] conf = new ExactSum[MICRO_BINS];
-            long[] correct = new long[MICRO_BINS];
+            long[] gap = new long[MICRO_BINS];
             for (TaskOutcome t : tasks) {
                 Prediction p = t.prediction();
                 for (int i = 0; i < t.truth().length; i++) {
@@ -155,51 +160,49 @@ public final class CalibrationMetrics {
                     double confidence = p.probability(i, best);
                     int m = microBin(confidence);
                     count[m]++;
-                    if (conf[m] == null) {
-                        conf[m] = new ExactSum();
-                    }
-                    conf[m].add(confidence);
-                    correct[m] += p.classAt(best) == t.truth()[i] ? 1 : 0;
+                    gap[m] = Math.addExact(gap[m], (p.classAt(best) == t.truth()[i] ? (long) UNIT : 0)
+                            - Math.round(confidence * UNIT));
                 }
             }
             ObjectNode o = Values.JSON.objectNode();
             ArrayNode bin = o.putArray("bin");
             ArrayNode n = o.putArray("n");
-            ArrayNode hi = o.putArray("confidence");
-            ArrayNode lo = o.putArray("confidence_err");
-            ArrayNode ok = o.putArray("correct");
+            ArrayNode g = o.putArray("gap");
             for (int m = 0; m < MICRO_BINS; m++) {
                 if (count[m] > 0) {
-                    ArrayNode cs = conf[m].toJson();
                     bin.add(m);
                     n.add(count[m]);
-                    hi.add(cs.get(0).asDouble());
-                    lo.add(cs.get(1).asDouble());
-                    ok.add(correct[m]);
+                    g.add(gap[m]);
                 }
             }
             return o;
         }
 
+        /**
+         * The gaps of a stored unit, in units of 2^-32. Rows written before the gaps were stored hold the exact
+         * confidence sums ({@code confidence} + {@code confidence_err}) and the correct counts instead; their gap is
+         * rebuilt from those (to within 2^-32 per micro-bin).
+         */
+        static long gap(JsonNode unit, int i) {
+            JsonNode g = unit.get("gap");
+            if (g != null) {
+                return g.get(i).asLong();
+            }
+            double confidence = unit.get("confidence").get(i).asDouble() + unit.get("confidence_err").get(i).asDouble();
+            return unit.get("correct").get(i).asLong() * (long) UNIT - Math.round(confidence * UNIT);
+        }
+
         /** The equal-mass ECE of the pooled micro-bins of a group's units; NaN without predictions. */
         public static double adaptiveEce(List<JsonNode> units) {
             long[] count = new long[MICRO_BINS];
-            ExactSum[] conf = new ExactSum[MICRO_BINS];
-            long[] correct = new long[MICRO_BINS];
+            long[] gap = new long[MICRO_BINS];
             for (JsonNode u : units) {
                 JsonNode bin = u.get("bin");
                 JsonNode n = u.get("n");
-                JsonNode hi = u.get("confidence");
-                JsonNode lo = u.get("confidence_err");
-                JsonNode ok = u.get("correct");
                 for (int i = 0; i < bin.size(); i++) {
                     int m = bin.get(i).asInt();
                     count[m] += n.get(i).asLong();
-                    if (conf[m] == null) {
-                        conf[m] = new ExactSum();
-                    }
-                    conf[m].add(hi.get(i).asDouble(), lo.get(i).asDouble());
-                    correct[m] += ok.get(i).asLong();
+                    gap[m] = Math.addExact(gap[m], gap(u, i));
                 }
             }
             long total = 0;
@@ -216,8 +219,7 @@ public final class CalibrationMetrics {
             for (int b = 0; b < bins; b++) {
                 // numpy.array_split: the first total % bins bins hold one more
                 long size = total / bins + (b < total % bins ? 1 : 0);
-                double binConf = 0;
-                double binCorrect = 0;
+                double binGap = 0;
                 long need = size;
                 while (need > 0) {
                     while (leftInMicro == 0) {
@@ -225,13 +227,11 @@ public final class CalibrationMetrics {
                         leftInMicro = count[m];
                     }
                     long take = Math.min(need, leftInMicro);
-                    double share = (double) take / count[m];
-                    binConf += share * conf[m].value();
-                    binCorrect += share * correct[m];
+                    binGap += (double) take / count[m] * gap[m];
                     leftInMicro -= take;
                     need -= take;
                 }
-                ece += Math.abs(binCorrect - binConf) / total;
+                ece += Math.abs(binGap) / UNIT / total;
             }
             return ece;
         }
