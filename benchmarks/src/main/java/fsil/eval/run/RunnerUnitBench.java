@@ -77,6 +77,14 @@ public class RunnerUnitBench {
     @Param("64")
     public int dim;
 
+    /**
+     * The features: {@code synthetic} (40 well-separated Gaussian classes of dimension {@code dim}) or a dataset
+     * reference such as {@code digits} (real features, d = 64, whose confidences spread over many more adaptive-ECE
+     * micro-bins, so each unit stores more): {@code -p dataset=synthetic,digits}.
+     */
+    @Param("synthetic")
+    public String dataset = "synthetic";
+
     private Path work;
     private FeatureSet data;
     private ProtocolPlan plan;
@@ -91,7 +99,8 @@ public class RunnerUnitBench {
     @Setup(Level.Trial)
     public void setup() throws IOException {
         work = Files.createTempDirectory("fsil-runner-bench");
-        data = Datasets.load("synthetic:classes=40,dim=" + dim + ",per_class=100,test_per_class=20",
+        data = Datasets.load(dataset.equals("synthetic")
+                        ? "synthetic:classes=40,dim=" + dim + ",per_class=100,test_per_class=20" : dataset,
                 BackboneSpec.identity(), 0, work.resolve("cache"));
         FewShotProtocol protocol = new FewShotProtocol();
         plan = protocol.plan(data, protocol.options(options(EPISODES)), RunSpec.DEFAULT_ORDER_SEED);

@@ -19,6 +19,17 @@ class RunnerUnitBenchTest {
     void directTaskRunnerAndRunnerAgree() throws IOException {
         RunnerUnitBench b = new RunnerUnitBench();
         b.dim = 16;
+        agree(b);
+    }
+
+    @Test
+    void directTaskRunnerAndRunnerAgreeOnDigits() throws IOException {
+        RunnerUnitBench b = new RunnerUnitBench();
+        b.dataset = "digits";
+        agree(b);
+    }
+
+    private static void agree(RunnerUnitBench b) throws IOException {
         b.setup();
         try {
             int n = RunnerUnitBench.EPISODES;
