@@ -180,16 +180,26 @@ public final class CalibrationMetrics {
 
         /**
          * The gaps of a stored unit, in units of 2^-32. Rows written before the gaps were stored hold the exact
-         * confidence sums ({@code confidence} + {@code confidence_err}) and the correct counts instead; their gap is
-         * rebuilt from those (to within 2^-32 per micro-bin).
+         * confidence sums ({@code confidence} + {@code confidence_err}) and the correct counts instead; their gaps
+         * are rebuilt from those (to within 2^-32 per micro-bin).
          */
-        static long gap(JsonNode unit, int i) {
+        static long[] gaps(JsonNode unit) {
             JsonNode g = unit.get("gap");
+            long[] out = new long[unit.get("bin").size()];
             if (g != null) {
-                return g.get(i).asLong();
+                for (int i = 0; i < out.length; i++) {
+                    out[i] = g.get(i).asLong();
+                }
+                return out;
             }
-            double confidence = unit.get("confidence").get(i).asDouble() + unit.get("confidence_err").get(i).asDouble();
-            return unit.get("correct").get(i).asLong() * (long) UNIT - Math.round(confidence * UNIT);
+            JsonNode hi = unit.get("confidence");
+            JsonNode lo = unit.get("confidence_err");
+            JsonNode ok = unit.get("correct");
+            for (int i = 0; i < out.length; i++) {
+                double confidence = hi.get(i).asDouble() + lo.get(i).asDouble();
+                out[i] = ok.get(i).asLong() * (long) UNIT - Math.round(confidence * UNIT);
+            }
+            return out;
         }
 
         /** The equal-mass ECE of the pooled micro-bins of a group's units; NaN without predictions. */
@@ -199,10 +209,11 @@ public final class CalibrationMetrics {
             for (JsonNode u : units) {
                 JsonNode bin = u.get("bin");
                 JsonNode n = u.get("n");
+                long[] g = gaps(u);
                 for (int i = 0; i < bin.size(); i++) {
                     int m = bin.get(i).asInt();
                     count[m] += n.get(i).asLong();
-                    gap[m] = Math.addExact(gap[m], gap(u, i));
+                    gap[m] = Math.addExact(gap[m], g[i]);
                 }
             }
             long total = 0;
