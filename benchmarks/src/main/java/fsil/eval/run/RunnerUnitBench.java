@@ -71,8 +71,6 @@ import java.util.stream.Stream;
 public class RunnerUnitBench {
     /** Episodes per benchmark call. */
     static final int EPISODES = 10_000;
-    /** Episodes per unit: the few-shot protocol's default episodes-per-unit. */
-    static final int BLOCK = 200;
 
     @Param("64")
     public int dim;
@@ -84,6 +82,14 @@ public class RunnerUnitBench {
      */
     @Param("synthetic")
     public String dataset = "synthetic";
+
+    /**
+     * Episodes per unit of the runner ({@code episodes-per-unit}, the few-shot protocol's default 200), and the block
+     * of tasks {@link #taskRunnerMetrics} measures its metrics over, so that both halves of a pair compute the same
+     * metrics over the same blocks: {@code -p perUnit=200,1000} shows what larger units change.
+     */
+    @Param("200")
+    public int perUnit = 200;
 
     private Path work;
     private FeatureSet data;
@@ -122,9 +128,10 @@ public class RunnerUnitBench {
                 "classes-from", "all");
     }
 
-    private static RunSpec spec(int episodes) {
+    private RunSpec spec(int episodes) {
         Map<String, List<String>> o = new java.util.LinkedHashMap<>();
         options(episodes).forEach((k, v) -> o.put(k, List.of(v)));
+        o.put(FewShotProtocol.EPISODES_PER_UNIT.name(), List.of(Integer.toString(perUnit)));
         return new RunSpec(VariantSpec.parseList("ncm"), List.of("synthetic-bench"), "identity", "fewshot", o,
                 RunSpec.DEFAULT_ORDER_SEED, 0, 1, 1);
     }
@@ -184,7 +191,7 @@ public class RunnerUnitBench {
     }
 
     /**
-     * taskRunner plus every registered metric, measured over blocks of {@value #BLOCK} tasks as the runner's units
+     * taskRunner plus every registered metric, measured over blocks of {@link #perUnit} tasks as the runner's units
      * are (ECE bins, NLL and Brier, adaptive-ECE bins, memory, times): the evaluation work of a run without its
      * plan, store, summaries and report. runner / taskRunnerMetrics is the runner's own cost.
      */
@@ -196,11 +203,11 @@ public class RunnerUnitBench {
 
     private int taskRunnerMetrics(ProtocolPlan tasks, int episodes) {
         int size = 0;
-        List<TaskOutcome> block = new ArrayList<>(BLOCK);
+        List<TaskOutcome> block = new ArrayList<>(perUnit);
         for (int i = 0; i < episodes; i++) {
             block.add(TaskRunner.run(tasks.task(i, capabilities), learner, RandomStreams.derive(seedBase, i),
                     SessionContext.DIRECT));
-            if (block.size() == BLOCK || i == episodes - 1) {
+            if (block.size() == perUnit || i == episodes - 1) {
                 for (Metric m : metricList) {
                     JsonNode v = m.measure(block);
                     size += v == null ? 0 : v.size();

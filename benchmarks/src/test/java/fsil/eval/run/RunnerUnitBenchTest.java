@@ -29,6 +29,14 @@ class RunnerUnitBenchTest {
         agree(b);
     }
 
+    @Test
+    void largerUnitsAreMeasuredOverTheSameBlocksByBothHalves() throws IOException {
+        RunnerUnitBench b = new RunnerUnitBench();
+        b.dim = 16;
+        b.perUnit = 1000;
+        agree(b);
+    }
+
     private static void agree(RunnerUnitBench b) throws IOException {
         b.setup();
         try {
@@ -39,6 +47,7 @@ class RunnerUnitBenchTest {
             dir.create();
             Runner.Outcome o = b.runner(dir);
             assertEquals(n, o.tasks());
+            assertEquals((n + b.perUnit - 1) / b.perUnit, o.records().size(), "units of perUnit episodes");
             assertEquals(0, o.failedTasks());
             double run = o.records().stream().flatMapToDouble(r -> java.util.Arrays.stream(
                     fsil.eval.metrics.BuiltinMetrics.EpisodeAccuracy.accuracies(r.metric("episode_acc")))).average().orElseThrow();
