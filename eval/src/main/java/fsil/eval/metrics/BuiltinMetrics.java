@@ -319,7 +319,7 @@ public final class BuiltinMetrics {
         }
 
         public JsonNode measure(TaskOutcome t) {
-            return t.memoryBytes() < 0 ? null : com.fasterxml.jackson.databind.node.LongNode.valueOf(t.memoryBytes());
+            return t.memoryBytes() < 0 ? null : Values.JSON.numberNode(t.memoryBytes());
         }
 
         public java.util.Map<String, double[]> perTask(JsonNode unit) {
