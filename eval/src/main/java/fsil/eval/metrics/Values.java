@@ -40,7 +40,7 @@ public final class Values {
     }
 
     /**
-     * Integers 0 to 4,095 (per-episode counts, micro-bin indices and counts, most models' memory) as shared nodes, as
+     * Integers 0 to 4,095 (per-episode counts, micro-bin indices and counts) as shared nodes, as
      * {@code Integer.valueOf} shares small Integers: the nodes are immutable, and a run keeps every unit's values
      * until its summaries are written, so shared nodes spare the collector most of the objects it would copy.
      */
