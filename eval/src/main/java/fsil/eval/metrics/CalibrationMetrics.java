@@ -206,6 +206,12 @@ public final class CalibrationMetrics {
         public static double adaptiveEce(List<JsonNode> units) {
             long[] count = new long[MICRO_BINS];
             long[] gap = new long[MICRO_BINS];
+            pool(units, count, gap);
+            return adaptiveEce(count, gap, java.util.Arrays.stream(count).sum());
+        }
+
+        /** Adds the micro-bins of the units to {@code count} and {@code gap}. */
+        private static void pool(List<JsonNode> units, long[] count, long[] gap) {
             for (JsonNode u : units) {
                 JsonNode bin = u.get("bin");
                 JsonNode n = u.get("n");
@@ -216,10 +222,9 @@ public final class CalibrationMetrics {
                     gap[m] = Math.addExact(gap[m], g[i]);
                 }
             }
-            long total = 0;
-            for (long c : count) {
-                total += c;
-            }
+        }
+
+        private static double adaptiveEce(long[] count, long[] gap, long total) {
             if (total == 0) {
                 return Double.NaN;
             }
@@ -248,13 +253,11 @@ public final class CalibrationMetrics {
         }
 
         public void summarize(List<JsonNode> units, SummaryRows out) {
-            long total = 0;
-            for (JsonNode u : units) {
-                for (JsonNode x : u.get("n")) {
-                    total += x.asLong();
-                }
-            }
-            out.add("adaptive_ece", adaptiveEce(units), (int) total);
+            long[] count = new long[MICRO_BINS];
+            long[] gap = new long[MICRO_BINS];
+            pool(units, count, gap);
+            long total = java.util.Arrays.stream(count).sum();
+            out.add("adaptive_ece", adaptiveEce(count, gap, total), (int) total);
         }
     }
 
