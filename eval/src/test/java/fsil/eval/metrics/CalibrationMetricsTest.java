@@ -136,8 +136,9 @@ class CalibrationMetricsTest {
             if (count[m] > 0) {
                 o.withArray("bin").add(m);
                 o.withArray("n").add(count[m]);
-                o.withArray("confidence").add(conf[m].toJson().get(0).asDouble());
-                o.withArray("confidence_err").add(conf[m].toJson().get(1).asDouble());
+                var sum = conf[m].toJson();
+                o.withArray("confidence").add(sum.get(0).asDouble());
+                o.withArray("confidence_err").add(sum.get(1).asDouble());
                 o.withArray("correct").add(correct[m]);
             }
         }
