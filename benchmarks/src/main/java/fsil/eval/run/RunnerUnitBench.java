@@ -191,9 +191,9 @@ public class RunnerUnitBench {
     }
 
     /**
-     * taskRunner plus every registered metric, measured over blocks of {@link #perUnit} tasks as the runner's units
-     * are (ECE bins, NLL and Brier, adaptive-ECE bins, memory, times): the evaluation work of a run without its
-     * plan, store, summaries and report. runner / taskRunnerMetrics is the runner's own cost.
+     * taskRunner plus every registered metric, measured task by task over blocks of {@link #perUnit} tasks as the
+     * runner's units are (ECE bins, NLL and Brier, adaptive-ECE bins, memory, times): the evaluation work of a run
+     * without its plan, store, summaries and report. runner / taskRunnerMetrics is the runner's own cost.
      */
     @Benchmark
     @OperationsPerInvocation(EPISODES)
@@ -203,13 +203,17 @@ public class RunnerUnitBench {
 
     private int taskRunnerMetrics(ProtocolPlan tasks, int episodes) {
         int size = 0;
-        List<TaskOutcome> block = new ArrayList<>(perUnit);
+        List<Metric.Accumulator> block = new ArrayList<>();
         for (int i = 0; i < episodes; i++) {
-            block.add(TaskRunner.run(tasks.task(i, capabilities), learner, RandomStreams.derive(seedBase, i),
-                    SessionContext.DIRECT));
-            if (block.size() == perUnit || i == episodes - 1) {
-                for (Metric m : metricList) {
-                    JsonNode v = m.measure(block);
+            if (block.isEmpty()) {
+                metricList.forEach(m -> block.add(m.accumulator()));
+            }
+            TaskOutcome o = TaskRunner.run(tasks.task(i, capabilities), learner, RandomStreams.derive(seedBase, i),
+                    SessionContext.DIRECT);
+            block.forEach(a -> a.add(o));
+            if ((i + 1) % perUnit == 0 || i == episodes - 1) {
+                for (Metric.Accumulator a : block) {
+                    JsonNode v = a.result();
                     size += v == null ? 0 : v.size();
                 }
                 block.clear();

@@ -34,17 +34,31 @@ public final class BuiltinMetrics {
         }
 
         public JsonNode measure(List<TaskOutcome> tasks) {
-            if (!tasks.get(0).episodic()) {
-                return null;
-            }
+            return Accumulator.fold(accumulator(), tasks);
+        }
+
+        @Override
+        public Accumulator accumulator() {
             ObjectNode o = Values.JSON.objectNode();
             ArrayNode correct = o.putArray("correct");
             ArrayNode queries = o.putArray("queries");
-            for (TaskOutcome t : tasks) {
-                correct.add(t.correct());
-                queries.add(t.truth().length);
-            }
-            return o;
+            return new Accumulator() {
+                Boolean episodic; // as the unit's first task says
+
+                public void add(TaskOutcome t) {
+                    if (episodic == null) {
+                        episodic = t.episodic();
+                    }
+                    if (episodic) {
+                        correct.add(t.correct());
+                        queries.add(t.truth().length);
+                    }
+                }
+
+                public JsonNode result() {
+                    return Boolean.TRUE.equals(episodic) ? o : null;
+                }
+            };
         }
 
         /** The accuracies of a unit's episodes, in order. */
@@ -235,11 +249,21 @@ public final class BuiltinMetrics {
         }
 
         public JsonNode measure(List<TaskOutcome> tasks) {
+            return Accumulator.fold(accumulator(), tasks);
+        }
+
+        @Override
+        public Accumulator accumulator() {
             CalibrationBins bins = new CalibrationBins();
-            for (TaskOutcome t : tasks) {
-                bins.add(t.prediction(), t.truth());
-            }
-            return bins.toJson();
+            return new Accumulator() {
+                public void add(TaskOutcome t) {
+                    bins.add(t.prediction(), t.truth());
+                }
+
+                public JsonNode result() {
+                    return bins.toJson();
+                }
+            };
         }
 
         /** The bins of a group's units, pooled. */
@@ -263,18 +287,31 @@ public final class BuiltinMetrics {
         abstract double seconds(TaskOutcome t);
 
         public JsonNode measure(List<TaskOutcome> tasks) {
-            double sum = 0;
-            double sq = 0;
-            for (TaskOutcome t : tasks) {
-                double s = seconds(t);
-                sum += s;
-                sq += s * s;
-            }
-            ObjectNode o = Values.JSON.objectNode();
-            o.put("n", tasks.size());
-            o.put("sum", sum);
-            o.put("sum_squares", sq);
-            return o;
+            return Accumulator.fold(accumulator(), tasks);
+        }
+
+        @Override
+        public Accumulator accumulator() {
+            return new Accumulator() {
+                int n;
+                double sum;
+                double sq;
+
+                public void add(TaskOutcome t) {
+                    double s = seconds(t);
+                    n++;
+                    sum += s;
+                    sq += s * s;
+                }
+
+                public JsonNode result() {
+                    ObjectNode o = Values.JSON.objectNode();
+                    o.put("n", n);
+                    o.put("sum", sum);
+                    o.put("sum_squares", sq);
+                    return o;
+                }
+            };
         }
 
         public void summarize(List<JsonNode> units, SummaryRows out) {

@@ -54,53 +54,64 @@ public final class CalibrationMetrics {
         }
 
         public JsonNode measure(List<TaskOutcome> tasks) {
-            ExactSum nll = new ExactSum();
-            ExactSum nllSq = new ExactSum();
-            ExactSum brier = new ExactSum();
-            ExactSum brierSq = new ExactSum();
-            int n = 0;
-            for (TaskOutcome t : tasks) {
-                int rows = t.truth().length;
-                if (rows == 0) {
-                    continue;
-                }
-                Prediction p = t.prediction();
-                double[] prob = p.rawProbabilities();
-                int c = p.numClasses();
-                int[] col = columns(p, t.truth());
-                double sNll = 0;
-                double sBrier = 0;
-                for (int i = 0; i < rows; i++) {
-                    if (col[i] >= 0) {
-                        sNll += ScoringRules.nll(prob, c, i, col[i]);
-                        sBrier += ScoringRules.brier(prob, c, i, col[i]);
-                    } else {
-                        sNll += -Math.log(ScoringRules.NLL_FLOOR);
-                        double s = 1;
-                        for (int k = 0; k < c; k++) {
-                            s += prob[i * c + k] * prob[i * c + k];
-                        }
-                        sBrier += s;
+            return Accumulator.fold(accumulator(), tasks);
+        }
+
+        @Override
+        public Accumulator accumulator() {
+            return new Accumulator() {
+                final ExactSum nll = new ExactSum();
+                final ExactSum nllSq = new ExactSum();
+                final ExactSum brier = new ExactSum();
+                final ExactSum brierSq = new ExactSum();
+                int n;
+
+                public void add(TaskOutcome t) {
+                    int rows = t.truth().length;
+                    if (rows == 0) {
+                        return;
                     }
+                    Prediction p = t.prediction();
+                    double[] prob = p.rawProbabilities();
+                    int c = p.numClasses();
+                    int[] col = columns(p, t.truth());
+                    double sNll = 0;
+                    double sBrier = 0;
+                    for (int i = 0; i < rows; i++) {
+                        if (col[i] >= 0) {
+                            sNll += ScoringRules.nll(prob, c, i, col[i]);
+                            sBrier += ScoringRules.brier(prob, c, i, col[i]);
+                        } else {
+                            sNll += -Math.log(ScoringRules.NLL_FLOOR);
+                            double s = 1;
+                            for (int k = 0; k < c; k++) {
+                                s += prob[i * c + k] * prob[i * c + k];
+                            }
+                            sBrier += s;
+                        }
+                    }
+                    double mNll = sNll / rows;
+                    double mBrier = sBrier / rows;
+                    nll.add(mNll);
+                    nllSq.add(mNll * mNll);
+                    brier.add(mBrier);
+                    brierSq.add(mBrier * mBrier);
+                    n++;
                 }
-                double mNll = sNll / rows;
-                double mBrier = sBrier / rows;
-                nll.add(mNll);
-                nllSq.add(mNll * mNll);
-                brier.add(mBrier);
-                brierSq.add(mBrier * mBrier);
-                n++;
-            }
-            if (n == 0) {
-                return null;
-            }
-            ObjectNode o = Values.JSON.objectNode();
-            o.put("tasks", n);
-            o.set("nll", nll.toJson());
-            o.set("nll_squares", nllSq.toJson());
-            o.set("brier", brier.toJson());
-            o.set("brier_squares", brierSq.toJson());
-            return o;
+
+                public JsonNode result() {
+                    if (n == 0) {
+                        return null;
+                    }
+                    ObjectNode o = Values.JSON.objectNode();
+                    o.put("tasks", n);
+                    o.set("nll", nll.toJson());
+                    o.set("nll_squares", nllSq.toJson());
+                    o.set("brier", brier.toJson());
+                    o.set("brier_squares", brierSq.toJson());
+                    return o;
+                }
+            };
         }
 
         public void summarize(List<JsonNode> units, SummaryRows out) {
@@ -151,31 +162,41 @@ public final class CalibrationMetrics {
         }
 
         public JsonNode measure(List<TaskOutcome> tasks) {
+            return Accumulator.fold(accumulator(), tasks);
+        }
+
+        @Override
+        public Accumulator accumulator() {
             long[] count = new long[MICRO_BINS];
             long[] gap = new long[MICRO_BINS];
-            for (TaskOutcome t : tasks) {
-                Prediction p = t.prediction();
-                for (int i = 0; i < t.truth().length; i++) {
-                    int best = p.argmax(i);
-                    double confidence = p.probability(i, best);
-                    int m = microBin(confidence);
-                    count[m]++;
-                    gap[m] = Math.addExact(gap[m], (p.classAt(best) == t.truth()[i] ? (long) UNIT : 0)
-                            - Math.round(confidence * UNIT));
+            return new Accumulator() {
+                public void add(TaskOutcome t) {
+                    Prediction p = t.prediction();
+                    for (int i = 0; i < t.truth().length; i++) {
+                        int best = p.argmax(i);
+                        double confidence = p.probability(i, best);
+                        int m = microBin(confidence);
+                        count[m]++;
+                        gap[m] = Math.addExact(gap[m], (p.classAt(best) == t.truth()[i] ? (long) UNIT : 0)
+                                - Math.round(confidence * UNIT));
+                    }
                 }
-            }
-            ObjectNode o = Values.JSON.objectNode();
-            ArrayNode bin = o.putArray("bin");
-            ArrayNode n = o.putArray("n");
-            ArrayNode g = o.putArray("gap");
-            for (int m = 0; m < MICRO_BINS; m++) {
-                if (count[m] > 0) {
-                    bin.add(m);
-                    n.add(count[m]);
-                    g.add(gap[m]);
+
+                public JsonNode result() {
+                    ObjectNode o = Values.JSON.objectNode();
+                    ArrayNode bin = o.putArray("bin");
+                    ArrayNode n = o.putArray("n");
+                    ArrayNode g = o.putArray("gap");
+                    for (int m = 0; m < MICRO_BINS; m++) {
+                        if (count[m] > 0) {
+                            bin.add(m);
+                            n.add(count[m]);
+                            g.add(gap[m]);
+                        }
+                    }
+                    return o;
                 }
-            }
-            return o;
+            };
         }
 
         /**
@@ -294,6 +315,11 @@ public final class CalibrationMetrics {
         }
 
         public JsonNode measure(List<TaskOutcome> tasks) {
+            return Accumulator.fold(accumulator(), tasks);
+        }
+
+        @Override
+        public Accumulator accumulator() {
             ExactSum[] nll = new ExactSum[GRID];
             for (int j = 0; j < GRID; j++) {
                 nll[j] = new ExactSum();
@@ -303,39 +329,45 @@ public final class CalibrationMetrics {
             for (int j = 0; j < GRID; j++) {
                 beta[j] = Math.exp(u(j));
             }
-            long n = 0;
-            for (TaskOutcome t : tasks) {
-                Prediction p = t.prediction();
-                double[] prob = p.rawProbabilities();
-                int c = p.numClasses();
-                int[] col = columns(p, t.truth());
-                double[] logs = new double[c];
-                for (int i = 0; i < col.length; i++) {
-                    double max = Double.NEGATIVE_INFINITY;
-                    for (int k = 0; k < c; k++) {
-                        logs[k] = Math.log(Math.max(prob[i * c + k], TemperatureScaling.FLOOR));
-                        max = Math.max(max, logs[k]);
-                    }
-                    double ly = col[i] >= 0 ? logs[col[i]] : Math.log(TemperatureScaling.FLOOR);
-                    raw.add(-ly);
-                    for (int j = 0; j < GRID; j++) {
-                        double s = 0;
+            return new Accumulator() {
+                long n;
+
+                public void add(TaskOutcome t) {
+                    Prediction p = t.prediction();
+                    double[] prob = p.rawProbabilities();
+                    int c = p.numClasses();
+                    int[] col = columns(p, t.truth());
+                    double[] logs = new double[c];
+                    for (int i = 0; i < col.length; i++) {
+                        double max = Double.NEGATIVE_INFINITY;
                         for (int k = 0; k < c; k++) {
-                            s += Math.exp(beta[j] * (logs[k] - max));
+                            logs[k] = Math.log(Math.max(prob[i * c + k], TemperatureScaling.FLOOR));
+                            max = Math.max(max, logs[k]);
                         }
-                        nll[j].add(Math.log(s) - beta[j] * (ly - max));
+                        double ly = col[i] >= 0 ? logs[col[i]] : Math.log(TemperatureScaling.FLOOR);
+                        raw.add(-ly);
+                        for (int j = 0; j < GRID; j++) {
+                            double s = 0;
+                            for (int k = 0; k < c; k++) {
+                                s += Math.exp(beta[j] * (logs[k] - max));
+                            }
+                            nll[j].add(Math.log(s) - beta[j] * (ly - max));
+                        }
+                        n++;
                     }
-                    n++;
                 }
-            }
-            ObjectNode o = Values.JSON.objectNode();
-            o.put("n", n);
-            o.set("nll_raw", raw.toJson());
-            ArrayNode a = o.putArray("nll");
-            for (ExactSum s : nll) {
-                a.add(s.toJson());
-            }
-            return o;
+
+                public JsonNode result() {
+                    ObjectNode o = Values.JSON.objectNode();
+                    o.put("n", n);
+                    o.set("nll_raw", raw.toJson());
+                    ArrayNode a = o.putArray("nll");
+                    for (ExactSum s : nll) {
+                        a.add(s.toJson());
+                    }
+                    return o;
+                }
+            };
         }
 
         /** The temperature minimising the pooled mean NLL of a group's units. */

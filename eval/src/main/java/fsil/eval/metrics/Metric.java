@@ -11,7 +11,8 @@ import java.util.List;
  * of {@code units.csv}; {@link #summarize} turns the stored values of a group (one method on one dataset in one
  * setting) into rows of {@code summary.csv}. Summaries are rebuilt from the store alone, so a metric must need
  * nothing but what it stored. Most metrics store one value per task ({@link PerTask}); a metric that only needs
- * totals (e.g. calibration bins) pools them per unit. A metric is a plugin: list it in
+ * totals (e.g. calibration bins) pools them per unit. The runner measures a unit task by task through
+ * {@link #accumulator()}, so a unit's predictions are not kept until it ends. A metric is a plugin: list it in
  * {@code META-INF/services/fsil.eval.metrics.Metric}.
  */
 public interface Metric {
@@ -23,6 +24,39 @@ public interface Metric {
 
     /** What a unit's tasks contribute (a number, an array, an object), or null when the metric does not apply. */
     JsonNode measure(List<TaskOutcome> tasks);
+
+    /**
+     * What {@link #measure} gives for a unit, folded task by task as the unit runs (Avalanche's update/result), so
+     * the unit need not keep its tasks' predictions: each task's data is measured while it is still in the cache,
+     * and a unit's memory does not grow with its size. The default keeps the tasks and calls {@link #measure}; a
+     * metric that overrides it must give the same value as {@link #measure} over the same tasks in the same order.
+     */
+    default Accumulator accumulator() {
+        List<TaskOutcome> tasks = new java.util.ArrayList<>();
+        return new Accumulator() {
+            public void add(TaskOutcome task) {
+                tasks.add(task);
+            }
+
+            public JsonNode result() {
+                return measure(tasks);
+            }
+        };
+    }
+
+    /** One unit's value of a metric, built task by task: {@link #add} each task in order, then {@link #result}. */
+    interface Accumulator {
+        void add(TaskOutcome task);
+
+        /** What the tasks added contribute (as {@link Metric#measure}), or null when the metric does not apply. */
+        JsonNode result();
+
+        /** The value of {@code tasks} through a fresh accumulator: how a folding metric implements measure. */
+        static JsonNode fold(Accumulator a, List<TaskOutcome> tasks) {
+            tasks.forEach(a::add);
+            return a.result();
+        }
+    }
 
     /** Summary rows of a group from the values {@link #measure} stored for its units, in unit order. */
     void summarize(List<JsonNode> units, SummaryRows out);
@@ -59,14 +93,25 @@ public interface Metric {
 
         @Override
         default JsonNode measure(List<TaskOutcome> tasks) {
-            var values = Values.JSON.arrayNode(tasks.size());
-            boolean any = false;
-            for (TaskOutcome t : tasks) {
-                JsonNode v = measure(t);
-                values.add(v == null ? com.fasterxml.jackson.databind.node.NullNode.instance : v);
-                any |= v != null;
-            }
-            return any ? values : null;
+            return Accumulator.fold(accumulator(), tasks);
+        }
+
+        @Override
+        default Accumulator accumulator() {
+            var values = Values.JSON.arrayNode();
+            return new Accumulator() {
+                boolean any;
+
+                public void add(TaskOutcome task) {
+                    JsonNode v = measure(task);
+                    values.add(v == null ? com.fasterxml.jackson.databind.node.NullNode.instance : v);
+                    any |= v != null;
+                }
+
+                public JsonNode result() {
+                    return any ? values : null;
+                }
+            };
         }
 
         @Override

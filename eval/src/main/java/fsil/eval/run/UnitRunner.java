@@ -26,10 +26,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
 
 /**
- * Runs units of a plan into rows: each task of the unit through {@link TaskRunner}, then every metric over the
- * unit's tasks. A method's learner is prepared once per (variant, dataset, background data) and shared by the
- * units that need it (meta-training happens once); a failure marks the unit failed with its reason, and the
- * next units go on. Thread-safe; one instance serves a whole run (or a whole executor of a distributed engine).
+ * Runs units of a plan into rows: each task of the unit through {@link TaskRunner}, measured by every metric as
+ * soon as it ends (a unit keeps its metrics' running values, not its tasks). A method's learner is prepared once
+ * per (variant, dataset, background data) and shared by the units that need it (meta-training happens once); a
+ * failure marks the unit failed with its reason, and the next units go on. Thread-safe; one instance serves a whole run (or a whole executor of a distributed engine).
  */
 public final class UnitRunner {
     private final Path cacheDir;
@@ -49,16 +49,28 @@ public final class UnitRunner {
         RunPlan.Group g = unit.group();
         long start = System.nanoTime();
         String error = "";
-        List<TaskOutcome> outcomes = new ArrayList<>(unit.tasks());
+        Double temperature = plan.temperature(g);
+        List<Metric.Accumulator> measured = new ArrayList<>();
+        List<Metric.Accumulator> scaled = new ArrayList<>();
+        for (Metric m : metrics) {
+            measured.add(m.accumulator());
+            scaled.add(temperature != null && m.usesProbabilities() ? m.accumulator() : null);
+        }
         int task = unit.firstTask();
         try {
             Learner learner = learner(plan, g);
             for (; task < unit.firstTask() + unit.tasks(); task++) {
-                outcomes.add(TaskRunner.run(g.plan().task(task, g.variant().method().capabilities()), learner,
-                        g.trainSeed(task), sessionExecutor));
+                TaskOutcome o = TaskRunner.run(g.plan().task(task, g.variant().method().capabilities()), learner,
+                        g.trainSeed(task), sessionExecutor);
+                add(measured, o);
+                if (temperature != null) {
+                    add(scaled, scaled(o, temperature));
+                }
             }
         } catch (VirtualMachineError e) {
             throw e;
+        } catch (MetricFailure e) {
+            throw e.failure; // a metric's bug, not the method's: the run stops, as it did when measure failed
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             error = "interrupted";
@@ -69,22 +81,16 @@ public final class UnitRunner {
         }
         ObjectNode stored = JsonNodeFactory.instance.objectNode();
         if (error.isEmpty()) {
-            for (Metric m : metrics) {
-                JsonNode v = m.measure(outcomes);
+            for (int i = 0; i < metrics.size(); i++) {
+                JsonNode v = measured.get(i).result();
                 if (v != null) {
-                    stored.set(m.name(), v);
+                    stored.set(metrics.get(i).name(), v);
                 }
             }
-            Double temperature = plan.temperature(g);
-            if (temperature != null) {
-                List<TaskOutcome> scaled = outcomes.stream().map(o -> scaled(o, temperature)).toList();
-                for (Metric m : metrics) {
-                    if (m.usesProbabilities()) {
-                        JsonNode v = m.measure(scaled);
-                        if (v != null) {
-                            stored.set(m.name() + Metric.TEMPERATURE_SCALED, v);
-                        }
-                    }
+            for (int i = 0; i < metrics.size(); i++) {
+                JsonNode v = scaled.get(i) == null ? null : scaled.get(i).result();
+                if (v != null) {
+                    stored.set(metrics.get(i).name() + Metric.TEMPERATURE_SCALED, v);
                 }
             }
         }
@@ -92,6 +98,29 @@ public final class UnitRunner {
                 g.setting().label(), unit.index(), unit.firstTask(), unit.tasks(), plan.spec().orderSeed(),
                 g.trainSeed(unit.firstTask()), error.isEmpty() ? UnitRecord.OK : UnitRecord.FAILED, error,
                 (System.nanoTime() - start) * 1e-9, stored);
+    }
+
+    /** Adds a task to a unit's metrics (null: a metric not measured); a metric's exception stops the run. */
+    private static void add(List<Metric.Accumulator> metrics, TaskOutcome o) {
+        for (Metric.Accumulator a : metrics) {
+            if (a != null) {
+                try {
+                    a.add(o);
+                } catch (RuntimeException e) {
+                    throw new MetricFailure(e);
+                }
+            }
+        }
+    }
+
+    /** A metric that threw while measuring a task: not a failure of the unit's method. */
+    private static final class MetricFailure extends RuntimeException {
+        final RuntimeException failure;
+
+        MetricFailure(RuntimeException failure) {
+            super(failure);
+            this.failure = failure;
+        }
     }
 
     /** A task's outcome with its probabilities temperature-scaled: softmax(log p / T); labels and accuracy unchanged. */

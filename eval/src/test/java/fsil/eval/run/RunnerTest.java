@@ -386,6 +386,78 @@ public class RunnerTest {
         assertEquals(failed, (long) value(s, "flaky[fail-mod=3]", "4-way 1-shot Q20 balanced", "failed_units"));
     }
 
+    /** A plugin metric with only {@link Metric#measure}: the number of each task's queries, in the order it sees them. */
+    static final class QueriesSeen implements Metric {
+        /** Where the metric throws: "" nowhere, "measure", or "add" (an accumulator's update). */
+        final String failIn;
+
+        QueriesSeen(String failIn) {
+            this.failIn = failIn;
+        }
+
+        public String name() {
+            return "queries_seen";
+        }
+
+        @Override
+        public Accumulator accumulator() {
+            Accumulator a = Metric.super.accumulator();
+            return !failIn.equals("add") ? a : new Accumulator() {
+                public void add(fsil.eval.protocol.TaskOutcome task) {
+                    throw new IllegalStateException("a bug in the metric");
+                }
+
+                public com.fasterxml.jackson.databind.JsonNode result() {
+                    return a.result();
+                }
+            };
+        }
+
+        public com.fasterxml.jackson.databind.JsonNode measure(List<fsil.eval.protocol.TaskOutcome> tasks) {
+            if (failIn.equals("measure")) {
+                throw new IllegalStateException("a bug in the metric");
+            }
+            var a = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
+            tasks.forEach(t -> a.add(t.truth().length));
+            return a;
+        }
+
+        public void summarize(List<com.fasterxml.jackson.databind.JsonNode> units, fsil.eval.metrics.SummaryRows out) {
+        }
+    }
+
+    static Runner withMetric(Metric extra) {
+        fsil.api.Registry<Metric> m = new fsil.api.Registry<>("metric", Metric::name);
+        metrics().forEach(m::register);
+        m.register(extra);
+        return new Runner(TestPlugins.methods(), TestPlugins.protocols(), m, (name, backbone, seed, cache) -> TOY,
+                Path.of("target", "test-cache"));
+    }
+
+    @Test
+    void aPluginMetricWithOnlyMeasureSeesEveryTaskOfItsUnitInOrder(@TempDir Path tmp) {
+        Map<String, List<String>> o = new java.util.HashMap<>(episodes(23, 10));
+        o.put("query-allocation", List.of("dirichlet"));
+        Runner.Outcome out = withMetric(new QueriesSeen("")).run(spec("ncm", "fewshot", o, 2), tmp.resolve("m"));
+        assertEquals(3, out.records().size());
+        for (UnitRecord r : out.records()) {
+            var seen = r.metric("queries_seen");
+            var acc = r.metric("episode_acc").get("queries");
+            assertEquals(r.tasks(), seen.size(), r.key().toString());
+            assertEquals(acc, seen, "the unit's tasks in order: " + r.key());
+        }
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"measure", "add"})
+    void aMetricThatThrowsStopsTheRunInsteadOfFailingTheMethodsUnits(String failIn, @TempDir Path tmp) {
+        FsilException e = assertThrows(FsilException.class, () -> withMetric(new QueriesSeen(failIn))
+                .run(spec("ncm", "fewshot", episodes(20, 10), 1), tmp.resolve("t")));
+        assertTrue(e.getMessage().contains("a bug in the metric") && e.getMessage().contains("--resume"),
+                e.getMessage());
+        assertTrue(UnitStore.read(tmp.resolve("t").resolve(Runner.UNITS)).rows().isEmpty(), "no unit recorded");
+    }
+
     @Test
     void badConfigurationsFailBeforeAnyWork(@TempDir Path tmp) {
         Path dir = tmp.resolve("bad");
