@@ -130,13 +130,17 @@ public final class UnitStore implements AutoCloseable {
         String body = String.join(",", text(r.method()), text(r.methodId()), text(r.dataset()), text(r.protocol()),
                 text(r.setting()), Integer.toString(r.unit()), Integer.toString(r.firstTask()),
                 Integer.toString(r.tasks()), Long.toString(r.orderSeed()), Long.toString(r.trainSeed()),
-                text(r.status()), text(r.error()), Double.toString(r.seconds()), text(metrics));
+                text(r.status()), text(r.error()), Double.toString(r.seconds()), quoted(metrics)); // compact JSON has no line breaks
         return body + "," + crc(body);
     }
 
     /** A CSV field: quoted when it holds a comma or a quote; line breaks (never in ids) become spaces. */
     static String text(String s) {
-        String t = s.replace('\n', ' ').replace('\r', ' ');
+        return quoted(s.replace('\n', ' ').replace('\r', ' '));
+    }
+
+    /** A CSV field without line breaks: quoted when it holds a comma or a quote. */
+    private static String quoted(String t) {
         return t.indexOf(',') < 0 && t.indexOf('"') < 0 ? t : '"' + t.replace("\"", "\"\"") + '"';
     }
 
