@@ -186,7 +186,7 @@ class CliTest {
         Result help = run("run", "--help");
         assertEquals(0, help.code(), help.err());
         assertTrue(help.err().isEmpty(), "no picocli warnings: " + help.err());
-        for (String option : new String[]{"episodes-per-unit=200", "runs=1", "num-classes=0", "alpha=2.0",
+        for (String option : new String[]{"episodes-per-unit=0", "runs=1", "num-classes=0", "alpha=2.0",
                 "query-allocation=balanced", "sessions-from=committed"}) {
             assertTrue(help.out().contains(option), option + " in:\n" + help.out());
         }

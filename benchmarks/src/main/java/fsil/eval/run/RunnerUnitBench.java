@@ -84,12 +84,18 @@ public class RunnerUnitBench {
     public String dataset = "synthetic";
 
     /**
-     * Episodes per unit of the runner ({@code episodes-per-unit}, the few-shot protocol's default 200), and the block
-     * of tasks {@link #taskRunnerMetrics} measures its metrics over, so that both halves of a pair compute the same
-     * metrics over the same blocks: {@code -p perUnit=200,1000} shows what larger units change.
+     * Episodes per unit of the runner ({@code episodes-per-unit}; 0, the default, is the few-shot protocol's default:
+     * 200, or a 50th of a longer run up to 1,000), and the block of tasks {@link #taskRunnerMetrics} measures its
+     * metrics over, so that both halves of a pair compute the same metrics over the same blocks:
+     * {@code -p perUnit=200,1000} shows what the size of a unit changes.
      */
-    @Param("200")
-    public int perUnit = 200;
+    @Param("0")
+    public int perUnit = 0;
+
+    /** The episodes of a unit in a run of {@code episodes}. */
+    int block(int episodes) {
+        return perUnit > 0 ? perUnit : FewShotProtocol.defaultPerUnit(episodes);
+    }
 
     private Path work;
     private FeatureSet data;
@@ -191,7 +197,7 @@ public class RunnerUnitBench {
     }
 
     /**
-     * taskRunner plus every registered metric, measured task by task over blocks of {@link #perUnit} tasks as the
+     * taskRunner plus every registered metric, measured task by task over blocks of {@link #block} tasks as the
      * runner's units are (ECE bins, NLL and Brier, adaptive-ECE bins, memory, times): the evaluation work of a run
      * without its plan, store, summaries and report. runner / taskRunnerMetrics is the runner's own cost.
      */
@@ -203,6 +209,7 @@ public class RunnerUnitBench {
 
     private int taskRunnerMetrics(ProtocolPlan tasks, int episodes) {
         int size = 0;
+        int perBlock = block(episodes);
         List<Metric.Accumulator> block = new ArrayList<>();
         for (int i = 0; i < episodes; i++) {
             if (block.isEmpty()) {
@@ -211,7 +218,7 @@ public class RunnerUnitBench {
             TaskOutcome o = TaskRunner.run(tasks.task(i, capabilities), learner, RandomStreams.derive(seedBase, i),
                     SessionContext.DIRECT);
             block.forEach(a -> a.add(o));
-            if ((i + 1) % perUnit == 0 || i == episodes - 1) {
+            if ((i + 1) % perBlock == 0 || i == episodes - 1) {
                 for (Metric.Accumulator a : block) {
                     JsonNode v = a.result();
                     size += v == null ? 0 : v.size();

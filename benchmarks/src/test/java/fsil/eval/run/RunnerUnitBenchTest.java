@@ -47,7 +47,7 @@ class RunnerUnitBenchTest {
             dir.create();
             Runner.Outcome o = b.runner(dir);
             assertEquals(n, o.tasks());
-            assertEquals((n + b.perUnit - 1) / b.perUnit, o.records().size(), "units of perUnit episodes");
+            assertEquals((n + b.block(n) - 1) / b.block(n), o.records().size(), "units of perUnit episodes");
             assertEquals(0, o.failedTasks());
             double run = o.records().stream().flatMapToDouble(r -> java.util.Arrays.stream(
                     fsil.eval.metrics.BuiltinMetrics.EpisodeAccuracy.accuracies(r.metric("episode_acc")))).average().orElseThrow();

@@ -41,12 +41,20 @@ public final class FewShotProtocol implements Protocol {
             "Dirichlet concentration for query-allocation=dirichlet");
     public static final Param<Integer> EPISODES = Param.integer("episodes", 600, 1, 100_000_000,
             "number of episodes (the transductive literature uses 10,000; meta-learning 600 x 5 seeds)");
+    /** Episodes stored and resumed together; 0 (the default) chooses {@link #defaultPerUnit}. */
+    public static final Param<Integer> EPISODES_PER_UNIT = Param.integer("episodes-per-unit", 0, 0, 1_000_000,
+            "episodes stored (and resumed) together as one unit of the run; 0: 200, or a 50th of a longer run up to "
+                    + "1,000; does not change any number");
+
     /**
-     * Episodes stored and resumed together: at 50 us per NCM episode a block of 200 runs for 10 ms, so what a unit
-     * costs the runner (its row, its metrics' JSON) is a small fraction of it; a resume redoes at most a block.
+     * The default block of episodes: 200, or a 50th of a longer run up to 1,000. A unit's row costs the runner about
+     * as much as a few NCM episodes on real features (its adaptive-ECE micro-bins fill whatever the block's size),
+     * so long runs take larger blocks; 50 units per setting keep many threads busy to the end, and a resume redoes
+     * at most a block.
      */
-    public static final Param<Integer> EPISODES_PER_UNIT = Param.integer("episodes-per-unit", 200, 1, 1_000_000,
-            "episodes stored (and resumed) together as one unit of the run; does not change any number");
+    public static int defaultPerUnit(int episodes) {
+        return Math.max(200, Math.min(1000, (int) ((episodes + 49L) / 50)));
+    }
 
     public static final Param<ClassPools.Pool> SPLIT = ClassPools.option(ClassPools.Pool.NOVEL, "episodes are drawn from");
 
@@ -157,7 +165,7 @@ public final class FewShotProtocol implements Protocol {
             this.allocation = dirichlet ? EpisodeSampler.Queries.dirichlet(queries, o.get(ALPHA))
                     : EpisodeSampler.Queries.balanced(queries);
             this.seed = seed;
-            this.perUnit = o.get(EPISODES_PER_UNIT);
+            this.perUnit = o.get(EPISODES_PER_UNIT) > 0 ? o.get(EPISODES_PER_UNIT) : defaultPerUnit(episodes);
         }
 
         @Override

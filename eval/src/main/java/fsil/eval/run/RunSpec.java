@@ -115,6 +115,12 @@ public record RunSpec(List<VariantSpec> methods, List<String> datasets, String b
                 select, selectMetric, calibrate);
     }
 
+    /** The same run with other protocol options. */
+    public RunSpec withOptions(Map<String, List<String>> o) {
+        return new RunSpec(methods, datasets, backbone, protocol, o, orderSeed, trainSeed, backboneSeed, threads,
+                select, selectMetric, calibrate);
+    }
+
     /** The same run with other methods, options and no selection (what the selection itself runs). */
     public RunSpec withMethodsAndOptions(List<VariantSpec> m, Map<String, List<String>> o) {
         return new RunSpec(m, datasets, backbone, protocol, o, orderSeed, trainSeed, backboneSeed, threads);

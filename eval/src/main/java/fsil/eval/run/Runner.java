@@ -20,7 +20,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -143,11 +145,13 @@ public final class Runner {
     private Outcome resumeRun(Path dir, int threads) {
         try (RunDirectory run = RunDirectory.open(dir)) {
             RunSpec spec = RunSpec.read(run.resolve(SPEC));
+            JsonNode config = readConfig(run);
+            spec = startedLayout(spec, config);
             if (threads > 0) {
                 spec = spec.withThreads(threads);
             }
             RunPlan plan = plan(spec);
-            checkData(run, plan);
+            checkData(run, plan, config);
             plan = calibrate(select(plan, run), run);
             UnitStore.Contents stored = UnitStore.read(run.resolve(UNITS));
             List<String> foreign = new ArrayList<>();
@@ -225,14 +229,40 @@ public final class Runner {
         return scaled;
     }
 
-    /** A resumed run must see the data it started with (the same dataset fingerprints). */
-    private void checkData(RunDirectory run, RunPlan plan) {
-        JsonNode saved;
+    private static JsonNode readConfig(RunDirectory run) {
         try {
-            saved = new ObjectMapper().readTree(run.resolve(CONFIG).toFile()).get("datasets");
+            return new ObjectMapper().readTree(run.resolve(CONFIG).toFile());
         } catch (IOException e) {
             throw new FsilException("cannot read " + run.resolve(CONFIG) + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The spec with the execution options (e.g. {@code episodes-per-unit}) its run started with, where spec.json
+     * leaves them to their defaults: config.json records them for every setting, so a resume keeps the run's units
+     * when a later fsil has another default (runs started before blocks of episodes were sized automatically used
+     * 200).
+     */
+    static RunSpec startedLayout(RunSpec spec, JsonNode config) {
+        JsonNode settings = config == null ? null : config.get("settings");
+        JsonNode execution = config == null ? null : config.get("execution_options");
+        if (settings == null || execution == null) {
+            return spec;
+        }
+        Map<String, List<String>> options = new LinkedHashMap<>(spec.options());
+        for (JsonNode name : execution) {
+            Set<String> values = new HashSet<>();
+            settings.forEach(s -> values.add(s.path("options").path(name.asText()).asText()));
+            if (!options.containsKey(name.asText()) && values.size() == 1 && !values.contains("")) {
+                options.put(name.asText(), List.of(values.iterator().next()));
+            }
+        }
+        return options.equals(spec.options()) ? spec : spec.withOptions(options);
+    }
+
+    /** A resumed run must see the data it started with (the same dataset fingerprints). */
+    private void checkData(RunDirectory run, RunPlan plan, JsonNode config) {
+        JsonNode saved = config == null ? null : config.get("datasets");
         JsonNode now = plan.config().get("datasets");
         if (saved == null || !saved.equals(now)) {
             throw new FsilException("the data of " + run.path() + " changed since the run started (" + CONFIG

@@ -214,6 +214,39 @@ public class RunnerTest {
                 Files.readString(tmp.resolve("e").resolve(Report.A_MATRIX)));
     }
 
+    /**
+     * Long runs take blocks of a 50th of their episodes (up to 1,000), and a run whose spec.json leaves the block to
+     * the default resumes with the blocks config.json recorded when it started (200 before the default was sized).
+     */
+    @Test
+    void longRunsTakeLargerBlocksAndAResumeKeepsTheBlocksItsRunStartedWith(@TempDir Path tmp) throws IOException {
+        assertEquals(200, fsil.eval.protocol.FewShotProtocol.defaultPerUnit(1));
+        assertEquals(200, fsil.eval.protocol.FewShotProtocol.defaultPerUnit(10_000));
+        assertEquals(201, fsil.eval.protocol.FewShotProtocol.defaultPerUnit(10_001));
+        assertEquals(1000, fsil.eval.protocol.FewShotProtocol.defaultPerUnit(50_000));
+        assertEquals(1000, fsil.eval.protocol.FewShotProtocol.defaultPerUnit(100_000_000));
+        Map<String, List<String>> auto = Map.of("episodes", List.of("12000"), "queries", List.of("20"), "ways",
+                List.of("4"));
+        Runner.Outcome fresh = runner(TOY).run(spec("ncm", "fewshot", auto, 2), tmp.resolve("auto"));
+        assertEquals(50, fresh.records().size());
+        assertTrue(fresh.records().stream().allMatch(r -> r.tasks() == 240), "blocks of 12,000 / 50");
+
+        // a run as an earlier fsil wrote it: blocks of 200 in config.json, none in spec.json; 10 units lost
+        Path old = tmp.resolve("old");
+        Map<String, List<String>> blocks = new java.util.HashMap<>(auto);
+        blocks.put("episodes-per-unit", List.of("200"));
+        runner(TOY).run(spec("ncm", "fewshot", blocks, 2), old);
+        fsil.data.io.AtomicFiles.writeString(old.resolve(Runner.SPEC), spec("ncm", "fewshot", auto, 2).toJson());
+        List<UnitRecord> rows = UnitStore.read(old.resolve(Runner.UNITS)).rows();
+        UnitStore.rewrite(old.resolve(Runner.UNITS), rows.subList(0, 50));
+        Runner.Outcome resumed = runner(TOY).resume(old, 0);
+        assertEquals(10, resumed.ranNow());
+        assertEquals(60, resumed.records().size());
+        assertTrue(resumed.records().stream().allMatch(r -> r.tasks() == 200), "the run's own blocks");
+        assertEquals(stableSummary(tmp.resolve("auto")).replace("episodes-per-unit", ""),
+                stableSummary(old).replace("episodes-per-unit", ""), "blocks do not change numbers");
+    }
+
     /** A torn last row and a missing row are recomputed; a changed row in the middle is recomputed alone. */
     @Test
     void resumeRecomputesOnlyTheBadRows(@TempDir Path tmp) throws IOException {
