@@ -59,9 +59,10 @@ public final class UnitRunner {
         int task = unit.firstTask();
         try {
             Learner learner = learner(plan, g);
+            var capabilities = g.variant().method().capabilities(); // a new set per call for some methods
             for (; task < unit.firstTask() + unit.tasks(); task++) {
-                TaskOutcome o = TaskRunner.run(g.plan().task(task, g.variant().method().capabilities()), learner,
-                        g.trainSeed(task), sessionExecutor);
+                TaskOutcome o = TaskRunner.run(g.plan().task(task, capabilities), learner, g.trainSeed(task),
+                        sessionExecutor);
                 add(measured, o);
                 if (temperature != null) {
                     add(scaled, scaled(o, temperature));
