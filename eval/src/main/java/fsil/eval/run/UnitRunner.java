@@ -29,7 +29,8 @@ import java.util.concurrent.FutureTask;
  * Runs units of a plan into rows: each task of the unit through {@link TaskRunner}, measured by every metric as
  * soon as it ends (a unit keeps its metrics' running values, not its tasks). A method's learner is prepared once
  * per (variant, dataset, background data) and shared by the units that need it (meta-training happens once); a
- * failure marks the unit failed with its reason, and the next units go on. Thread-safe; one instance serves a whole run (or a whole executor of a distributed engine).
+ * failure marks the unit failed with its reason, and the next units go on. Thread-safe; one instance serves a
+ * whole run (or a whole executor of a distributed engine).
  */
 public final class UnitRunner {
     private final Path cacheDir;
@@ -70,8 +71,11 @@ public final class UnitRunner {
             }
         } catch (VirtualMachineError e) {
             throw e;
-        } catch (MetricFailure e) {
-            throw e.failure; // a metric's bug, not the method's: the run stops, as it did when measure failed
+        } catch (MetricFailure e) { // a metric's bug, not the method's: the run stops, as it did when measure failed
+            if (e.getCause() instanceof Error err) {
+                throw err;
+            }
+            throw (RuntimeException) e.getCause();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             error = "interrupted";
@@ -107,7 +111,9 @@ public final class UnitRunner {
             if (a != null) {
                 try {
                     a.add(o);
-                } catch (RuntimeException e) {
+                } catch (VirtualMachineError e) {
+                    throw e;
+                } catch (RuntimeException | Error e) {
                     throw new MetricFailure(e);
                 }
             }
@@ -116,11 +122,8 @@ public final class UnitRunner {
 
     /** A metric that threw while measuring a task: not a failure of the unit's method. */
     private static final class MetricFailure extends RuntimeException {
-        final RuntimeException failure;
-
-        MetricFailure(RuntimeException failure) {
+        MetricFailure(Throwable failure) {
             super(failure);
-            this.failure = failure;
         }
     }
 
