@@ -28,13 +28,9 @@ public final class BuiltinMetrics {
      * {@code episode_acc}: the accuracy of each episode, stored as its numbers of correct predictions and of queries
      * (integers: cheap to store, and correct / queries gives the accuracy exactly).
      */
-    public static final class EpisodeAccuracy implements Metric {
+    public static final class EpisodeAccuracy implements Metric.Folding {
         public String name() {
             return "episode_acc";
-        }
-
-        public JsonNode measure(List<TaskOutcome> tasks) {
-            return Accumulator.fold(accumulator(), tasks);
         }
 
         @Override
@@ -238,7 +234,7 @@ public final class BuiltinMetrics {
      * {@code calibration}: reliability bins of the tasks' last predictions, pooled per unit; summarised as
      * {@code ece} and {@code mce} of the bins pooled over the group (15 equal-width bins, max-probability confidence).
      */
-    public static final class Calibration implements Metric {
+    public static final class Calibration implements Metric.Folding {
         public String name() {
             return "calibration";
         }
@@ -246,10 +242,6 @@ public final class BuiltinMetrics {
         @Override
         public boolean usesProbabilities() {
             return true;
-        }
-
-        public JsonNode measure(List<TaskOutcome> tasks) {
-            return Accumulator.fold(accumulator(), tasks);
         }
 
         @Override
@@ -283,12 +275,8 @@ public final class BuiltinMetrics {
     }
 
     /** Time measurements of a unit's tasks as moments: {"n": .., "sum": .., "sum_squares": ..}. */
-    abstract static class TaskSeconds implements Metric {
+    abstract static class TaskSeconds implements Metric.Folding {
         abstract double seconds(TaskOutcome t);
-
-        public JsonNode measure(List<TaskOutcome> tasks) {
-            return Accumulator.fold(accumulator(), tasks);
-        }
 
         @Override
         public Accumulator accumulator() {

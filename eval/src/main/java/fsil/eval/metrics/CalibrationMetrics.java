@@ -43,7 +43,7 @@ public final class CalibrationMetrics {
      * the mean over tasks with its interval (like episode accuracy). A unit stores the moments of its tasks' means as
      * exact sums, so the summary does not depend on how tasks were grouped into units.
      */
-    public static final class ProperScores implements Metric {
+    public static final class ProperScores implements Metric.Folding {
         public String name() {
             return "scores";
         }
@@ -51,10 +51,6 @@ public final class CalibrationMetrics {
         @Override
         public boolean usesProbabilities() {
             return true;
-        }
-
-        public JsonNode measure(List<TaskOutcome> tasks) {
-            return Accumulator.fold(accumulator(), tasks);
         }
 
         @Override
@@ -141,7 +137,7 @@ public final class CalibrationMetrics {
      * cut (the test compares both). Three integers per micro-bin keep a unit's row small: on real features a unit of
      * 200 five-way episodes fills about 1,000 micro-bins.
      */
-    public static final class AdaptiveCalibration implements Metric {
+    public static final class AdaptiveCalibration implements Metric.Folding {
         public static final int MICRO_BINS = 1500;
         public static final int BINS = 15;
         /** One confidence in the stored gaps: 2^32. */
@@ -159,10 +155,6 @@ public final class CalibrationMetrics {
         static int microBin(double confidence) {
             int b = (int) Math.ceil(confidence * MICRO_BINS) - 1;
             return Math.max(0, Math.min(MICRO_BINS - 1, b));
-        }
-
-        public JsonNode measure(List<TaskOutcome> tasks) {
-            return Accumulator.fold(accumulator(), tasks);
         }
 
         @Override
@@ -292,7 +284,7 @@ public final class CalibrationMetrics {
      * sums per grid point, so a fit over units is a fit over all their predictions. Not a service: the calibration
      * run adds it.
      */
-    public static final class TemperatureCurve implements Metric {
+    public static final class TemperatureCurve implements Metric.Folding {
         public static final int GRID = 281;
         static final double U_MIN = Math.log(1e-4);
         static final double U_MAX = Math.log(1e3);
@@ -312,10 +304,6 @@ public final class CalibrationMetrics {
 
         static double u(int j) {
             return U_MIN + j * (U_MAX - U_MIN) / (GRID - 1);
-        }
-
-        public JsonNode measure(List<TaskOutcome> tasks) {
-            return Accumulator.fold(accumulator(), tasks);
         }
 
         @Override

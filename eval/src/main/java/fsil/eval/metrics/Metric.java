@@ -50,9 +50,16 @@ public interface Metric {
 
         /** What the tasks added contribute (as {@link Metric#measure}), or null when the metric does not apply. */
         JsonNode result();
+    }
 
-        /** The value of {@code tasks} through a fresh accumulator: how a folding metric implements measure. */
-        static JsonNode fold(Accumulator a, List<TaskOutcome> tasks) {
+    /** A metric defined by its {@link #accumulator()}: {@link #measure} folds the tasks through a fresh one. */
+    interface Folding extends Metric {
+        @Override
+        Accumulator accumulator();
+
+        @Override
+        default JsonNode measure(List<TaskOutcome> tasks) {
+            Accumulator a = accumulator();
             tasks.forEach(a::add);
             return a.result();
         }
@@ -83,18 +90,13 @@ public interface Metric {
      * A metric with one value per task: a unit stores the array of its tasks' values (null where it does not
      * apply), and the summary sees the values of every task of the group in task order.
      */
-    interface PerTask extends Metric {
+    interface PerTask extends Folding {
 
         /** What one task contributes, or null when the metric does not apply to it. */
         JsonNode measure(TaskOutcome task);
 
         /** Summary rows from the values of the group's tasks (those where the metric applied), in task order. */
         void summarizeTasks(List<JsonNode> values, SummaryRows out);
-
-        @Override
-        default JsonNode measure(List<TaskOutcome> tasks) {
-            return Accumulator.fold(accumulator(), tasks);
-        }
 
         @Override
         default Accumulator accumulator() {
