@@ -97,6 +97,15 @@ public class RunnerUnitBench {
         return perUnit > 0 ? perUnit : FewShotProtocol.defaultPerUnit(episodes);
     }
 
+    /**
+     * The metrics both halves measure: {@code all} (every registered metric, the default) or names joined by
+     * {@code +}, e.g. {@code -p metrics=episode_acc}. What a run costs the runner grows with what its metrics store
+     * per unit, so this separates the runner's own work (with the one metric every protocol stores) from the cost of
+     * the other metrics' stored values.
+     */
+    @Param("all")
+    public String metrics = "all";
+
     private Path work;
     private FeatureSet data;
     private ProtocolPlan plan;
@@ -121,9 +130,12 @@ public class RunnerUnitBench {
         learner = ncm.learner(ncm.defaults(), plan.background(0, Optional.empty()));
         Registry<Method> methods = new Registry<>("method", Method::id).register(ncm);
         Registry<Protocol> protocols = Registry.discover("protocol", Protocol.class, Protocol::name);
-        Registry<Metric> metrics = Registry.discover("metric", Metric.class, Metric::name);
-        metricList = metrics.ids().stream().map(metrics::get).toList();
-        runner = new Runner(methods, protocols, metrics, (name, backbone, seed, cache) -> data, work.resolve("cache"));
+        Registry<Metric> registered = Registry.discover("metric", Metric.class, Metric::name);
+        Registry<Metric> measured = new Registry<>("metric", Metric::name);
+        List<String> names = metrics.equals("all") ? registered.ids() : List.of(metrics.split("\\+"));
+        names.forEach(n -> measured.register(registered.get(n))); // an unknown name fails the trial
+        metricList = measured.ids().stream().map(measured::get).toList();
+        runner = new Runner(methods, protocols, measured, (name, backbone, seed, cache) -> data, work.resolve("cache"));
         spec = spec(EPISODES);
         oneEpisode = spec(1);
         seedBase = RandomStreams.derive(0, "bench");

@@ -37,6 +37,14 @@ class RunnerUnitBenchTest {
         agree(b);
     }
 
+    @Test
+    void aChosenSetOfMetricsIsWhatBothHalvesMeasure() throws IOException {
+        RunnerUnitBench b = new RunnerUnitBench();
+        b.dim = 16;
+        b.metrics = "episode_acc";
+        agree(b);
+    }
+
     private static void agree(RunnerUnitBench b) throws IOException {
         b.setup();
         try {
@@ -65,6 +73,13 @@ class RunnerUnitBenchTest {
                 return size;
             }).sum();
             assertEquals(stored, b.taskRunnerMetrics());
+            if (!b.metrics.equals("all")) {
+                for (fsil.eval.store.UnitRecord r : o.records()) {
+                    java.util.Set<String> names = new java.util.HashSet<>();
+                    r.metrics().fieldNames().forEachRemaining(names::add);
+                    assertEquals(java.util.Set.of(b.metrics.split("\\+")), names, "only the chosen metrics");
+                }
+            }
             RunnerUnitBench.RunDir one = new RunnerUnitBench.RunDir();
             one.create();
             assertEquals(1, b.runnerOneEpisode(one).tasks());
