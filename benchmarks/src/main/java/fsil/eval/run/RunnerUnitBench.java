@@ -135,7 +135,8 @@ public class RunnerUnitBench {
         List<String> names = metrics.equals("all") ? registered.ids() : List.of(metrics.split("\\+"));
         names.forEach(n -> measured.register(registered.get(n))); // an unknown name fails the trial
         metricList = measured.ids().stream().map(measured::get).toList();
-        runner = new Runner(methods, protocols, measured, (name, backbone, seed, cache) -> data, work.resolve("cache"));
+        runner = new Runner(methods, protocols, measured, (name, backbone, seed, cache) -> data, work.resolve("cache"))
+                .withProgress(phases);
         spec = spec(EPISODES);
         oneEpisode = spec(1);
         seedBase = RandomStreams.derive(0, "bench");
@@ -241,6 +242,32 @@ public class RunnerUnitBench {
         return size;
     }
 
+    /** When the runner's last run started and ended its units (the runner reports its progress this way). */
+    private final Phases phases = new Phases();
+
+    static final class Phases implements Progress {
+        long unitsStarted;
+        long unitsEnded;
+
+        @Override
+        public void start(String protocol, long total) {
+            unitsStarted = System.nanoTime();
+        }
+
+        @Override
+        public void step(long tasks) {
+        }
+
+        @Override
+        public void message(String text) {
+        }
+
+        @Override
+        public void close() {
+            unitsEnded = System.nanoTime();
+        }
+    }
+
     /** Time the JVM's collectors report having spent (ms resolution), in ns. */
     private static long gcNanos() {
         long ms = 0;
@@ -271,7 +298,8 @@ public class RunnerUnitBench {
         RunSpec spec;
         long calls;
         boolean measuring;
-        final List<long[]> pairs = new ArrayList<>(); // without: wall, cpu, gc; with the runner: wall, cpu, gc
+        // without: wall, cpu, gc; with the runner: wall, cpu, gc, then its wall before and after its units
+        final List<long[]> pairs = new ArrayList<>();
 
         @Setup(Level.Iteration)
         public void iteration(IterationParams iteration) {
@@ -283,8 +311,10 @@ public class RunnerUnitBench {
             System.out.println();
             System.out.println("# runner's own cost over " + pairs.size() + " pairs of " + episodes + " episodes: CPU "
                     + share(1) + ", wall " + share(0) + "; wall per run without the runner " + mean(0)
-                    + ", the runner's own wall per run " + meanDifference(0) + ", of which more collection time "
-                    + meanDifference(2));
+                    + ", the runner's own wall per run " + meanOf(p -> p[3] - p[0]) + ", of which more collection time "
+                    + meanOf(p -> p[5] - p[2]) + "; before its units " + meanOf(p -> p[6]) + ", its units (rows "
+                    + "stored) beyond the episodes without it " + meanOf(p -> p[3] - p[6] - p[7] - p[0])
+                    + ", after its units (summaries, report) " + meanOf(p -> p[7]));
         }
 
         private String mean(int at) {
@@ -292,12 +322,13 @@ public class RunnerUnitBench {
                     .orElse(Double.NaN) * 1e-6);
         }
 
-        private String meanDifference(int at) {
+        /** The mean of a time (ns) over the pairs, in ms, with its 95% interval. */
+        private String meanOf(java.util.function.ToLongFunction<long[]> time) {
             int n = pairs.size();
             double diff = 0;
             double diff2 = 0;
             for (long[] p : pairs) {
-                double d = (p[at + 3] - p[at]) * 1e-6;
+                double d = time.applyAsLong(p) * 1e-6;
                 diff += d;
                 diff2 += d * d;
             }
@@ -327,7 +358,9 @@ public class RunnerUnitBench {
      * same episodes and metrics, without and with the runner), in alternating order, and keeps both wall times, the
      * process's CPU times (all its threads: units, runner, JIT compiler, GC; in clock ticks of 10 ms) and the
      * collectors' times; the trial ends by printing the share, the runner's wall time per run and how much of it is
-     * extra collection. Pairs taken within a second cancel the drift of a shared machine's load, which differences
+     * extra collection, and where it goes: before its units (plan, run files, lock), in its units beyond the same
+     * episodes without it (the rows stored, the engine's threads) and after them (summaries and report), told apart
+     * by when the runner reports its units' progress starting and ending. Pairs taken within a second cancel the drift of a shared machine's load, which differences
      * of the means of benchmarks run minutes apart do not. The score (us per episode of either half, counted as
      * {@value #EPISODES} episodes) is a by-product.
      */
@@ -339,7 +372,7 @@ public class RunnerUnitBench {
             p.plan = protocol.plan(data, protocol.options(options(p.episodes)), RunSpec.DEFAULT_ORDER_SEED);
             p.spec = spec(p.episodes);
         }
-        long[] pair = new long[6];
+        long[] pair = new long[8];
         for (int half = 0; half < 2; half++) {
             boolean withRunner = (half + p.calls) % 2 == 0;
             long wall = System.nanoTime();
@@ -350,6 +383,10 @@ public class RunnerUnitBench {
             pair[at] = System.nanoTime() - wall;
             pair[at + 1] = OS.getProcessCpuTime() - cpu;
             pair[at + 2] = gcNanos() - gc;
+            if (withRunner) {
+                pair[6] = phases.unitsStarted - wall;
+                pair[7] = wall + pair[3] - phases.unitsEnded;
+            }
         }
         p.calls++;
         if (p.measuring) {
