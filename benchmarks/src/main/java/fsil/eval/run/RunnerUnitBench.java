@@ -116,6 +116,8 @@ public class RunnerUnitBench {
     private long seedBase;
     private java.util.Set<Capability> capabilities;
     private List<Metric> metricList;
+    /** The rows of a run of {@link #EPISODES} episodes, for {@link #storeRows}. */
+    private List<fsil.eval.store.UnitRecord> rows;
 
     @Setup(Level.Trial)
     public void setup() throws IOException {
@@ -140,6 +142,7 @@ public class RunnerUnitBench {
         spec = spec(EPISODES);
         oneEpisode = spec(1);
         seedBase = RandomStreams.derive(0, "bench");
+        rows = runner.run(spec, work.resolve("rows")).records();
     }
 
     private static Map<String, String> options(int episodes) {
@@ -392,6 +395,21 @@ public class RunnerUnitBench {
         if (p.measuring) {
             p.pairs.add(pair);
         }
+    }
+
+    /**
+     * What storing a run's rows costs: the rows of a run of the same {@value #EPISODES} episodes appended to a new
+     * {@code units.csv} (encoded, checksummed, written, synced when the store closes), in us per episode of the
+     * rows, so that storeRows / taskRunnerMetrics is the store's share of an episode.
+     */
+    @Benchmark
+    @OperationsPerInvocation(EPISODES)
+    public int storeRows(RunDir run) throws IOException {
+        Files.createDirectories(run.dir);
+        try (fsil.eval.store.UnitStore store = fsil.eval.store.UnitStore.append(run.dir.resolve(Runner.UNITS))) {
+            rows.forEach(store::add);
+        }
+        return rows.size();
     }
 
     /** The same episodes as a run of the Runner into a new directory, one unit thread. */

@@ -80,6 +80,14 @@ class RunnerUnitBenchTest {
                     assertEquals(java.util.Set.of(b.metrics.split("\\+")), names, "only the chosen metrics");
                 }
             }
+            RunnerUnitBench.RunDir rowsDir = new RunnerUnitBench.RunDir();
+            rowsDir.create();
+            assertEquals(o.records().size(), b.storeRows(rowsDir));
+            var written = fsil.eval.store.UnitStore.read(rowsDir.dir.resolve(Runner.UNITS)).rows();
+            assertEquals(o.records().stream().map(r -> r.key() + " " + r.metric("episode_acc")).toList(),
+                    written.stream().map(r -> r.key() + " " + r.metric("episode_acc")).toList(),
+                    "storeRows writes the rows of a run of the same episodes");
+            rowsDir.delete();
             RunnerUnitBench.RunDir one = new RunnerUnitBench.RunDir();
             one.create();
             assertEquals(1, b.runnerOneEpisode(one).tasks());
