@@ -363,9 +363,9 @@ public class RunnerUnitBench {
      * collectors' times; the trial ends by printing the share, the runner's wall time per run and how much of it is
      * extra collection, and where it goes: before its units (plan, run files, lock), in its units beyond the same
      * episodes without it (the rows stored, the engine's threads) and after them (summaries and report), told apart
-     * by when the runner reports its units' progress starting and ending. Pairs taken within a second cancel the drift of a shared machine's load, which differences
-     * of the means of benchmarks run minutes apart do not. The score (us per episode of either half, counted as
-     * {@value #EPISODES} episodes) is a by-product.
+     * by when the runner reports its units' progress starting and ending. Pairs taken within a second cancel the
+     * drift of a shared machine's load, which differences of the means of benchmarks run minutes apart do not. The
+     * score (us per episode of either half, counted as {@value #EPISODES} episodes) is a by-product.
      */
     @Benchmark
     @OperationsPerInvocation(2 * EPISODES)

@@ -109,7 +109,8 @@ class RunnerUnitBenchTest {
             long[] pair = pairs.pairs.get(0);
             assertTrue(pair[0] > 0 && pair[3] > 0, "both halves timed");
             assertTrue(pair[6] > 0 && pair[7] > 0 && pair[6] + pair[7] < pair[3],
-                    "the runner's time before and after its units is part of its run: " + java.util.Arrays.toString(pair));
+                    "the runner's time before and after its units is part of its run: "
+                            + java.util.Arrays.toString(pair));
         } finally {
             b.tearDown();
         }
