@@ -130,7 +130,8 @@ public final class UnitStore implements AutoCloseable {
         String body = String.join(",", text(r.method()), text(r.methodId()), text(r.dataset()), text(r.protocol()),
                 text(r.setting()), Integer.toString(r.unit()), Integer.toString(r.firstTask()),
                 Integer.toString(r.tasks()), Long.toString(r.orderSeed()), Long.toString(r.trainSeed()),
-                text(r.status()), text(r.error()), Double.toString(r.seconds()), quoted(metrics)); // compact JSON has no line breaks
+                text(r.status()), text(r.error()), Double.toString(r.seconds()),
+                quoted(metrics)); // compact JSON has no line breaks to replace
         return body + "," + crc(body);
     }
 
