@@ -1,7 +1,6 @@
 import fsil.api.Background;
 import fsil.api.LabeledData;
 import fsil.api.Params;
-import fsil.data.BackboneSpec;
 import fsil.data.Datasets;
 import fsil.data.FeatureSet;
 import fsil.eval.protocol.FewShotProtocol;
@@ -25,7 +24,7 @@ import java.util.Optional;
 public class ExportEpisodes {
     public static void main(String[] a) throws Exception {
         String dataset = a[0];
-        BackboneSpec backbone = a[1].equals("identity") ? BackboneSpec.identity() : BackboneSpec.pretrainedMlp();
+        String backbone = a[1].equals("identity") ? "identity" : "pretrained-mlp";
         int ways = Integer.parseInt(a[2]);
         int shots = Integer.parseInt(a[3]);
         int queries = Integer.parseInt(a[4]);

@@ -18,13 +18,20 @@ import java.util.Set;
  * Register an implementation in {@code META-INF/services/fsil.api.Method}, or programmatically with
  * registration with the application (e.g. {@code new FsilModule(myMethod)}).
  */
-public interface Method {
+public interface Method extends Plugin {
 
     /** Stable lower-case id used on the command line and in results, e.g. {@code ppca}. */
+    @Override
     String id();
 
     /** One line saying what the method is. */
+    @Override
     String description();
+
+    @Override
+    default String kind() {
+        return "method";
+    }
 
     /** The paper the method comes from (short citation), or "" for a plain baseline. */
     default String reference() {
@@ -45,6 +52,7 @@ public interface Method {
     }
 
     /** Declared parameters with defaults and documentation. */
+    @Override
     List<Param<?>> parameters();
 
     /**
@@ -53,12 +61,14 @@ public interface Method {
      */
     Learner learner(Params params, Background background);
 
-    /** All defaults. */
+    /** All defaults (a method's {@link Params#methodId()} is its id alone, as recorded in runs). */
+    @Override
     default Params defaults() {
         return Params.defaults(id(), parameters());
     }
 
     /** Defaults overridden by textual values; unknown names or bad values throw {@link InvalidParameterException}. */
+    @Override
     default Params params(Map<String, String> values) {
         return Params.resolve(id(), parameters(), values);
     }

@@ -9,11 +9,12 @@ import java.util.Objects;
  * A typed, documented method parameter with a default value and a domain. Values arrive as text from the
  * command line or run files ({@link #parse}) or as Java values from notebooks ({@link #validate}).
  *
- * @param <T> Integer, Double, Boolean, or an enum (choices: {@link #option}, so a misspelt choice does not compile)
+ * @param <T> Integer, Double, Boolean, String ({@link #text}), or an enum (choices: {@link #option}, so a misspelt
+ *            choice does not compile)
  */
 public final class Param<T> {
     /** The value types a parameter can have. */
-    public enum Type { INT, REAL, BOOL, CHOICE }
+    public enum Type { INT, REAL, BOOL, CHOICE, TEXT }
 
     private final String name;
     private final Type type;
@@ -52,6 +53,14 @@ public final class Param<T> {
 
     public static Param<Boolean> bool(String name, boolean defaultValue, String doc) {
         return new Param<>(name, Type.BOOL, Boolean.class, defaultValue, doc, 0, 1, List.of());
+    }
+
+    /**
+     * A text value, e.g. a path. It may not contain ',' or ']' when written inside {@code id[...]}; the empty text is
+     * a valid value (a plugin that requires one says so when it resolves its parameters).
+     */
+    public static Param<String> text(String name, String defaultValue, String doc) {
+        return new Param<>(name, Type.TEXT, String.class, defaultValue, doc, 0, 0, List.of());
     }
 
     /**
@@ -111,6 +120,7 @@ public final class Param<T> {
             case REAL -> "real in [" + fmt(min) + ", " + fmt(max) + "]";
             case BOOL -> "true or false";
             case CHOICE -> "one of " + choices;
+            case TEXT -> "text";
         };
     }
 
@@ -129,6 +139,9 @@ public final class Param<T> {
         if (text == null) {
             throw new InvalidParameterException("parameter '" + name + "' needs a value (" + domain() + ")");
         }
+        if (type == Type.TEXT) {
+            return validate(text);
+        }
         String s = text.trim();
         Object value;
         try {
@@ -143,6 +156,7 @@ public final class Param<T> {
                     yield Boolean.valueOf(l);
                 }
                 case CHOICE -> constant(s);
+                case TEXT -> s;
             };
         } catch (NumberFormatException e) {
             throw new InvalidParameterException("parameter '" + name + "' got '" + text + "', expected " + domain());
@@ -177,7 +191,7 @@ public final class Param<T> {
                 double d = (Double) v;
                 yield !Double.isNaN(d) && d >= min && d <= max;
             }
-            case BOOL, CHOICE -> true;
+            case BOOL, CHOICE, TEXT -> true;
         };
         if (!ok) {
             throw new InvalidParameterException("parameter '" + name + "' got " + value + ", expected " + domain());

@@ -112,7 +112,7 @@ public final class Params {
                 return p;
             }
         }
-        String owner = methodId.startsWith("protocol ") ? methodId : "method '" + methodId + "'";
+        String owner = methodId.contains(" ") ? methodId : "method '" + methodId + "'";
         String closest = fsil.api.Registry.closest(name, declared.stream().map(Param::name).toList());
         throw new InvalidParameterException(owner + " has no parameter '" + name + "'"
                 + (closest == null ? "" : " (did you mean '" + closest + "'?)") + ". "

@@ -1,7 +1,8 @@
 package fsil.app;
 
 import fsil.api.Registry;
-import fsil.data.BackboneSpec;
+import fsil.data.Backbone;
+import fsil.data.Backbones;
 import fsil.data.Dataset;
 import fsil.data.Datasets;
 import fsil.data.FeatureSet;
@@ -19,14 +20,16 @@ import java.util.concurrent.ConcurrentHashMap;
 final class DatasetFeatures implements FeatureSource {
     private static final Map<String, FeatureSet> LOADED = new ConcurrentHashMap<>();
     private final Registry<Dataset> datasets;
+    private final Registry<Backbone> backbones;
 
-    DatasetFeatures(Registry<Dataset> datasets) {
+    DatasetFeatures(Registry<Dataset> datasets, Registry<Backbone> backbones) {
         this.datasets = datasets;
+        this.backbones = backbones;
     }
 
     @Override
     public FeatureSet load(String dataset, String backbone, long seed, Path cacheDir) {
-        BackboneSpec spec = BackboneSpec.parse(backbone);
+        Backbones.Configured spec = Backbones.resolve(backbones, backbone);
         String key = dataset + "|" + spec + "|" + seed + "|" + cacheDir.toAbsolutePath();
         FeatureSet fs = LOADED.get(key);
         if (fs == null) {

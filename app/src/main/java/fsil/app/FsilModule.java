@@ -7,6 +7,7 @@ import com.google.inject.multibindings.Multibinder;
 import fsil.api.Method;
 import fsil.api.Registry;
 import fsil.core.bench.Benchmark;
+import fsil.data.Backbone;
 import fsil.data.Dataset;
 import fsil.data.Datasets;
 import fsil.eval.metrics.Metric;
@@ -20,9 +21,9 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Guice assembly of the toolkit. Five plugin points, each a {@link Multibinder} filled with what
+ * Guice assembly of the toolkit. Six plugin points, each a {@link Multibinder} filled with what
  * {@link java.util.ServiceLoader} finds on the class path plus what is registered here or by another module:
- * {@link Method}s, {@link Dataset}s, {@link Protocol}s, {@link Metric}s and {@link Benchmark}s. Each becomes a
+ * {@link Method}s, {@link Dataset}s, {@link Backbone}s, {@link Protocol}s, {@link Metric}s and {@link Benchmark}s. Each becomes a
  * {@link Registry} (one validation path: ids, duplicates, unknown ids with suggestions); {@link Plugins} holds
  * them.
  *
@@ -37,6 +38,7 @@ import java.util.Set;
 public final class FsilModule extends AbstractModule {
     private final List<Method> methods = new ArrayList<>();
     private final List<Dataset> datasets = new ArrayList<>();
+    private final List<Backbone> backbones = new ArrayList<>();
     private final List<Protocol> protocols = new ArrayList<>();
     private final List<Metric> metrics = new ArrayList<>();
     private FeatureSource features;
@@ -58,6 +60,11 @@ public final class FsilModule extends AbstractModule {
 
     public FsilModule withDatasets(Dataset... more) {
         datasets.addAll(List.of(more));
+        return this;
+    }
+
+    public FsilModule withBackbones(Backbone... more) {
+        backbones.addAll(List.of(more));
         return this;
     }
 
@@ -87,6 +94,7 @@ public final class FsilModule extends AbstractModule {
     protected void configure() {
         plugins(Method.class, methods);
         plugins(Dataset.class, datasets);
+        plugins(Backbone.class, backbones);
         plugins(Protocol.class, protocols);
         plugins(Metric.class, metrics);
         plugins(Benchmark.class, List.of());
@@ -104,9 +112,11 @@ public final class FsilModule extends AbstractModule {
 
     @Provides
     @Singleton
-    Plugins plugins(Set<Method> m, Set<Dataset> d, Set<Protocol> p, Set<Metric> s, Set<Benchmark> b) {
+    Plugins plugins(Set<Method> m, Set<Dataset> d, Set<Backbone> k, Set<Protocol> p, Set<Metric> s,
+                    Set<Benchmark> b) {
         return new Plugins(new Registry<>("method", Method::id).registerAll(m),
                 new Registry<>("dataset", Dataset::name).registerAll(d),
+                new Registry<>("backbone", Backbone::id).registerAll(k),
                 new Registry<>("protocol", Protocol::name).registerAll(p),
                 new Registry<>("metric", Metric::name).registerAll(s),
                 new Registry<>("benchmark", Benchmark::id).registerAll(b));
@@ -122,7 +132,7 @@ public final class FsilModule extends AbstractModule {
     @Provides
     @Singleton
     FeatureSource featureSource(Plugins plugins) {
-        return features != null ? features : new DatasetFeatures(plugins.datasets());
+        return features != null ? features : new DatasetFeatures(plugins.datasets(), plugins.backbones());
     }
 
     @Provides

@@ -2,7 +2,6 @@ package fsil.data;
 
 import fsil.api.FsilException;
 import fsil.api.Registry;
-import fsil.data.Backbones;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -45,19 +44,19 @@ public final class Datasets {
      * @param cacheDir where generated datasets and trained-backbone features are cached
      * @throws FsilException for an unknown name (the message lists the valid ones) or missing data
      */
-    public static FeatureSet load(Registry<Dataset> datasets, String ref, BackboneSpec backbone, long seed,
+    public static FeatureSet load(Registry<Dataset> datasets, String ref, Backbones.Configured backbone, long seed,
                                   Path cacheDir) {
-        return Backbones.apply(loadRaw(datasets, ref, cacheDir), backbone, seed, cacheDir);
+        return backbone.apply(loadRaw(datasets, ref, cacheDir), seed, cacheDir);
     }
 
-    /** {@link #load(Registry, String, BackboneSpec, long, Path)} with the discovered datasets. */
-    public static FeatureSet load(String ref, BackboneSpec backbone, long seed, Path cacheDir) {
-        return load(discover(), ref, backbone, seed, cacheDir);
+    /** {@link #load(Registry, String, Backbones.Configured, long, Path)} with the discovered plugins. */
+    public static FeatureSet load(String ref, String backbone, long seed, Path cacheDir) {
+        return load(discover(), ref, Backbones.resolve(backbone), seed, cacheDir);
     }
 
     /** Loads {@code ref} with the identity backbone and the default cache directory. */
     public static FeatureSet load(String ref) {
-        return load(ref, BackboneSpec.identity(), 0, defaultCacheDir());
+        return load(ref, IdentityBackbone.ID, 0, defaultCacheDir());
     }
 
     /** The raw dataset (before any backbone). */

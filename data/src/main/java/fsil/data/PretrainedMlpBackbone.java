@@ -5,13 +5,14 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import fsil.api.FeatureMatrix;
 import fsil.api.FsilException;
 import fsil.api.LabeledData;
+import fsil.api.Param;
+import fsil.api.Params;
 import fsil.core.nn.Adam;
 import fsil.core.nn.Mlp;
 import fsil.core.nn.Parameters;
 import fsil.core.nn.SoftmaxCrossEntropy;
 import fsil.core.progress.TrainingLog;
 import fsil.core.random.RandomStreams;
-import fsil.data.BackboneSpec;
 import fsil.data.FeatureSet;
 import fsil.data.RawDataset;
 import fsil.data.io.AtomicFiles;
@@ -47,10 +48,96 @@ import java.util.Map;
  * {@code <cache>/features/<key>/} as {@code train.npy}, {@code test.npy} (float32) and {@code meta.json} (the key,
  * per-epoch training loss and accuracy, training time), written atomically with meta.json last.
  */
-public final class PretrainedMlpBackbone {
+public final class PretrainedMlpBackbone implements Backbone {
+    public static final String ID = "pretrained-mlp";
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-    private PretrainedMlpBackbone() {
+    static final Param<String> HIDDEN = Param.text("hidden", "512-256-128",
+            "hidden layer widths, e.g. 256-128; the last is the feature dimension");
+    static final Param<Integer> EPOCHS = Param.integer("epochs", 15, 1, 100_000, "passes over the base-class training data");
+    static final Param<Integer> BATCH = Param.integer("batch", 128, 1, 1 << 20, "mini-batch size");
+    static final Param<Double> LR = Param.real("lr", 1e-3, Double.MIN_VALUE, Double.POSITIVE_INFINITY, "Adam step size");
+    static final Param<Double> WD = Param.real("wd", 1e-4, 0, Double.POSITIVE_INFINITY,
+            "decoupled (AdamW-style) weight decay per step, relative to the step size");
+
+    /**
+     * A configuration.
+     *
+     * @param hidden       hidden layer widths
+     * @param epochs       passes over the base-class training data
+     * @param batchSize    mini-batch size
+     * @param learningRate Adam step size
+     * @param weightDecay  decoupled weight decay
+     */
+    public record Config(List<Integer> hidden, int epochs, int batchSize, double learningRate, double weightDecay) {
+        public Config {
+            hidden = List.copyOf(hidden);
+        }
+
+        /** The configuration of resolved parameters; a malformed {@code hidden} is a one-line error. */
+        public static Config of(Params p) {
+            String h = p.get(HIDDEN).strip();
+            if (!h.matches("[0-9]+([-x][0-9]+)*")) {
+                throw new FsilException("backbone pretrained-mlp: hidden='" + h + "' must be layer widths joined by"
+                        + " '-', e.g. hidden=256-128");
+            }
+            List<Integer> widths = new ArrayList<>();
+            for (String w : h.split("[-x]")) {
+                int v;
+                try {
+                    v = Integer.parseInt(w);
+                } catch (NumberFormatException e) {
+                    v = 0;
+                }
+                if (v < 1) {
+                    throw new FsilException("backbone pretrained-mlp: every hidden width must be an integer >= 1, got "
+                            + h);
+                }
+                widths.add(v);
+            }
+            return new Config(widths, p.get(EPOCHS), p.get(BATCH), p.get(LR), p.get(WD));
+        }
+
+        /** The canonical text, as recorded since the first version (cache keys and data fingerprints rest on it). */
+        public String describe() {
+            StringBuilder h = new StringBuilder();
+            for (int i = 0; i < hidden.size(); i++) {
+                h.append(i == 0 ? "" : "-").append(hidden.get(i));
+            }
+            return ID + ":hidden=" + h + ",epochs=" + epochs + ",batch=" + batchSize + ",lr=" + learningRate
+                    + ",wd=" + weightDecay;
+        }
+
+        @Override
+        public String toString() {
+            return describe();
+        }
+    }
+
+    @Override
+    public String id() {
+        return ID;
+    }
+
+    @Override
+    public String description() {
+        return "an MLP trained by cross-entropy on the base classes, frozen; its last hidden layer gives the features";
+    }
+
+    @Override
+    public List<Param<?>> parameters() {
+        return List.of(HIDDEN, EPOCHS, BATCH, LR, WD);
+    }
+
+    /** The historical text {@code pretrained-mlp:hidden=...,epochs=...,batch=...,lr=...,wd=...}. */
+    @Override
+    public String describe(Params params) {
+        return Config.of(params).describe();
+    }
+
+    @Override
+    public FeatureSet apply(RawDataset raw, Params params, long seed, Path cacheDir) {
+        return apply(raw, Config.of(params), seed, cacheDir);
     }
 
     /** Result of training: the frozen map, the standardisation and the training log. */
@@ -59,7 +146,7 @@ public final class PretrainedMlpBackbone {
     }
 
     /** Features through the cache. */
-    public static FeatureSet apply(RawDataset raw, BackboneSpec spec, long seed, Path cacheDir) {
+    public static FeatureSet apply(RawDataset raw, Config spec, long seed, Path cacheDir) {
         String key = raw.name() + "|" + spec.describe() + "|seed=" + seed + "|data=" + contentHash(raw);
         Path dir = cacheDir.resolve("features").resolve(sha(key).substring(0, 24));
         Path trainFile = dir.resolve("train.npy");
@@ -95,7 +182,7 @@ public final class PretrainedMlpBackbone {
     }
 
     /** Trains the MLP on the base classes' training samples (see the class comment). */
-    public static Trained train(RawDataset raw, BackboneSpec spec, long seed) {
+    public static Trained train(RawDataset raw, Config spec, long seed) {
         long t0 = System.nanoTime();
         int[] base = raw.splits().base();
         if (base.length < 2) {
@@ -164,10 +251,10 @@ public final class PretrainedMlpBackbone {
         List<Double> losses = new ArrayList<>();
         List<Double> accs = new ArrayList<>();
         long orderSeed = RandomStreams.derive(seed, "order");
-        TrainingLog log = new TrainingLog("training backbone " + spec, "epochs", spec.epochs());
+        int batches = (rows.length + bs - 1) / bs;
+        TrainingLog log = new TrainingLog("training backbone " + spec, "batches", (long) spec.epochs() * batches);
+        long images = 0;
         for (int epoch = 0; epoch < spec.epochs(); epoch++) {
-            log.step(epoch, losses.isEmpty() ? null : String.format(java.util.Locale.ROOT, "loss %.4f, "
-                    + "train accuracy %.1f%%", losses.get(losses.size() - 1), 100 * accs.get(accs.size() - 1)));
             int[] order = rows.clone();
             RandomStreams.shuffle(order, RandomStreams.child(orderSeed, epoch));
             double lossSum = 0;
@@ -196,12 +283,17 @@ public final class PretrainedMlpBackbone {
                 mlp.backward(b, false);
                 adam.step(params);
                 lossSum += loss * n;
+                images += n;
+                long done = (long) epoch * batches + from / bs + 1;
+                double seconds = (System.nanoTime() - t0) / 1e9;
+                int seen = to;
+                log.step(done, String.format(java.util.Locale.ROOT, "epoch %d/%d, loss %.4f, train accuracy %.1f%%,"
+                        + " %.0f images/s", epoch + 1, spec.epochs(), lossSum / seen, 100.0 * correct / seen,
+                        images / Math.max(seconds, 1e-9)));
             }
             losses.add(lossSum / order.length);
             accs.add(correct / (double) order.length);
         }
-        log.step(spec.epochs(), String.format(java.util.Locale.ROOT, "loss %.4f, train accuracy %.1f%%",
-                losses.get(losses.size() - 1), 100 * accs.get(accs.size() - 1)));
         return new Trained(mlp, mean, scale, losses, accs, (System.nanoTime() - t0) / 1e9);
     }
 

@@ -151,10 +151,10 @@ class DataAcceptanceExperiment {
         assumeTrue(GlyphsDataset.missing() == null, GlyphsDataset.missing());
         Path cache = cache();
         long t0 = System.nanoTime();
-        FeatureSet raw = Datasets.load("glyphs", BackboneSpec.identity(), 0, cache);
+        FeatureSet raw = Datasets.load("glyphs", "identity", 0, cache);
         double genSeconds = (System.nanoTime() - t0) / 1e9;
         t0 = System.nanoTime();
-        FeatureSet mlp = Datasets.load("glyphs", BackboneSpec.pretrainedMlp(), 0, cache);
+        FeatureSet mlp = Datasets.load("glyphs", "pretrained-mlp", 0, cache);
         double trainSeconds = (System.nanoTime() - t0) / 1e9;
         double[] a = episodes(raw, 2024);
         double[] b = episodes(mlp, 2024);
@@ -173,9 +173,9 @@ class DataAcceptanceExperiment {
     void fashionMnistNcmFeaturesBeatPixels() throws Exception {
         assumeTrue(FashionMnistDataset.missing() == null, FashionMnistDataset.missing());
         Path cache = cache();
-        FeatureSet raw = Datasets.load("fashion-mnist", BackboneSpec.identity(), 0, cache);
+        FeatureSet raw = Datasets.load("fashion-mnist", "identity", 0, cache);
         long t0 = System.nanoTime();
-        FeatureSet mlp = Datasets.load("fashion-mnist", BackboneSpec.pretrainedMlp(), 0, cache);
+        FeatureSet mlp = Datasets.load("fashion-mnist", "pretrained-mlp", 0, cache);
         double trainSeconds = (System.nanoTime() - t0) / 1e9;
         int[] all = java.util.stream.IntStream.range(0, 10).toArray();
         int[] novel = raw.splits().novel();

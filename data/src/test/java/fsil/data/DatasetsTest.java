@@ -27,7 +27,7 @@ class DatasetsTest {
 
     @Test
     void digitsHasTheUciShapeAndCommittedSplits() {
-        FeatureSet fs = Datasets.load("digits", BackboneSpec.identity(), 0, dir);
+        FeatureSet fs = Datasets.load("digits", "identity", 0, dir);
         assertEquals(1797, fs.train().size() + fs.test().size());
         assertEquals(64, fs.dimension());
         assertEquals(10, fs.classes().size());
@@ -74,10 +74,10 @@ class DatasetsTest {
 
     @Test
     void unknownNameListsValidOnes() {
-        FsilException e = assertThrows(FsilException.class, () -> Datasets.load("mnist", BackboneSpec.identity(), 0, dir));
+        FsilException e = assertThrows(FsilException.class, () -> Datasets.load("mnist", "identity", 0, dir));
         assertTrue(e.getMessage().contains("unknown dataset 'mnist'") && e.getMessage().contains("digits"),
                 e.getMessage());
-        assertThrows(FsilException.class, () -> Datasets.load("digits:x=1", BackboneSpec.identity(), 0, dir));
+        assertThrows(FsilException.class, () -> Datasets.load("digits:x=1", "identity", 0, dir));
     }
 
     @Test
@@ -103,7 +103,7 @@ class DatasetsTest {
         Files.writeString(dir.resolve("classes.txt"), "a\nb\nc\nd\n");
         Files.createDirectories(dir.resolve("splits"));
         Files.writeString(dir.resolve("splits/base.txt"), "# base\n0 1\n");
-        FeatureSet fs = Datasets.load("dir:" + dir, BackboneSpec.identity(), 0, dir);
+        FeatureSet fs = Datasets.load("dir:" + dir, "identity", 0, dir);
         assertEquals(n, fs.train().size() + fs.test().size());
         assertEquals(12, fs.test().size());
         assertEquals("c", fs.classes().name(2));
@@ -112,20 +112,33 @@ class DatasetsTest {
         // mismatched label count
         NpyWriter.writeInt32(dir.resolve("labels.npy"), Arrays.copyOf(y, n - 1));
         InvalidDataException e = assertThrows(InvalidDataException.class,
-                () -> Datasets.load("dir:" + dir, BackboneSpec.identity(), 0, dir));
+                () -> Datasets.load("dir:" + dir, "identity", 0, dir));
         assertTrue(e.getMessage().contains("labels.npy") && e.getMessage().contains("39 labels"), e.getMessage());
-        assertThrows(FsilException.class, () -> Datasets.load("dir:" + dir.resolve("nope"), BackboneSpec.identity(), 0, dir));
+        assertThrows(FsilException.class, () -> Datasets.load("dir:" + dir.resolve("nope"), "identity", 0, dir));
     }
 
     @Test
-    void backboneSpecParsesAndDescribes() {
-        BackboneSpec s = BackboneSpec.parse("pretrained-mlp:hidden=64-32,epochs=3");
-        assertEquals(java.util.List.of(64, 32), s.hidden());
-        assertEquals(3, s.epochs());
-        assertEquals(s, BackboneSpec.parse(s.describe()));
-        assertEquals(BackboneSpec.identity(), BackboneSpec.parse("identity"));
-        assertTrue(assertThrows(FsilException.class, () -> BackboneSpec.parse("resnet")).getMessage()
-                .contains("valid backbones"));
-        assertThrows(FsilException.class, () -> BackboneSpec.parse("pretrained-mlp:depth=3"));
+    void backboneReferencesResolveInBothSpellingsAndKeepTheirCanonicalText() {
+        Backbones.Configured s = Backbones.resolve("pretrained-mlp[hidden=64-32,epochs=3]");
+        PretrainedMlpBackbone.Config c = PretrainedMlpBackbone.Config.of(s.params());
+        assertEquals(java.util.List.of(64, 32), c.hidden());
+        assertEquals(3, c.epochs());
+        // the canonical text is the one recorded since the first version: cache keys and fingerprints rest on it
+        assertEquals("pretrained-mlp:hidden=64-32,epochs=3,batch=128,lr=0.001,wd=1.0E-4", s.describe());
+        assertEquals("pretrained-mlp:hidden=512-256-128,epochs=15,batch=128,lr=0.001,wd=1.0E-4",
+                Backbones.resolve("pretrained-mlp").describe());
+        assertEquals(s.describe(), Backbones.resolve(s.describe()).describe(), "the legacy spelling still parses");
+        assertEquals(s.describe(), Backbones.resolve("pretrained-mlp:hidden=64x32,epochs=3").describe());
+        assertEquals("identity", Backbones.resolve("identity").describe());
+        String unknown = assertThrows(FsilException.class, () -> Backbones.resolve("resnet")).getMessage();
+        assertTrue(unknown.contains("identity") && unknown.contains("pretrained-mlp"), unknown);
+        String badKey = assertThrows(FsilException.class, () -> Backbones.resolve("pretrained-mlp[depth=3]"))
+                .getMessage();
+        assertTrue(badKey.contains("depth") && badKey.contains("hidden"), badKey);
+        assertThrows(FsilException.class, () -> Backbones.resolve("pretrained-mlp:depth=3"));
+        assertThrows(FsilException.class, () -> Backbones.resolve("pretrained-mlp[epochs=0]"));
+        assertThrows(FsilException.class, () -> Backbones.resolve("pretrained-mlp[hidden=64-0]"));
+        assertThrows(FsilException.class, () -> Backbones.resolve("pretrained-mlp[hidden=abc]"));
+        assertThrows(FsilException.class, () -> Backbones.resolve("identity[x=1]"));
     }
 }

@@ -1,7 +1,6 @@
 package fsil.data;
 
 import fsil.api.FsilException;
-import fsil.data.BackboneSpec;
 import fsil.data.Datasets;
 import fsil.data.FeatureSet;
 import fsil.data.RawDataset;
@@ -21,7 +20,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class PretrainedMlpBackboneTest {
-    static final BackboneSpec SMALL = BackboneSpec.parse("pretrained-mlp:hidden=32-16,epochs=8,batch=64,lr=0.003");
+    static final String SMALL = "pretrained-mlp[hidden=32-16,epochs=8,batch=64,lr=0.003]";
+
+    static PretrainedMlpBackbone.Config config(String backbone) {
+        return PretrainedMlpBackbone.Config.of(Backbones.resolve(backbone).params());
+    }
 
     @TempDir
     Path cache;
@@ -46,7 +49,7 @@ class PretrainedMlpBackboneTest {
         FeatureSet cached = Datasets.load("digits", SMALL, 3, cache);
         assertArrayEquals(a.train().features().rawData(), cached.train().features().rawData());
         RawDataset raw = Datasets.loadRaw("digits", cache);
-        PretrainedMlpBackbone.Trained t = PretrainedMlpBackbone.train(raw, SMALL, 3);
+        PretrainedMlpBackbone.Trained t = PretrainedMlpBackbone.train(raw, config(SMALL), 3);
         assertArrayEquals(a.test().features().rawData(),
                 PretrainedMlpBackbone.features(t, raw.test().features()).rawData());
         // the loss goes down and the base classes are learnt
@@ -60,7 +63,7 @@ class PretrainedMlpBackboneTest {
     void standardisationUsesBaseTrainingSamplesOnly() {
         RawDataset raw = Datasets.loadRaw("digits", cache);
         PretrainedMlpBackbone.Trained t = PretrainedMlpBackbone.train(raw,
-                BackboneSpec.parse("pretrained-mlp:hidden=4,epochs=1"), 0);
+                config("pretrained-mlp:hidden=4,epochs=1"), 0);
         int[] base = raw.splits().base();
         double s = 0;
         int n = 0;
@@ -81,7 +84,7 @@ class PretrainedMlpBackboneTest {
         RawDataset raw = Datasets.loadRaw("digits", cache);
         RawDataset noBase = new RawDataset(raw.name(), raw.classes(), raw.train(), raw.test(),
                 new SplitSet(new int[0], new int[0], raw.splits().novel(), Optional.empty()), 8);
-        FsilException e = assertThrows(FsilException.class, () -> PretrainedMlpBackbone.train(noBase, SMALL, 0));
+        FsilException e = assertThrows(FsilException.class, () -> PretrainedMlpBackbone.train(noBase, config(SMALL), 0));
         assertTrue(e.getMessage().contains("base classes"), e.getMessage());
     }
 }

@@ -70,8 +70,24 @@ final class MethodsCommand implements Callable<Integer> {
         d.put("description", m.description());
         d.put("reference", m.reference());
         d.put("capabilities", m.capabilities().stream().map(Enum::name).toList());
+        d.put("parameters", parameters(m.parameters()));
+        d.put("class", m.getClass().getName());
+        return d;
+    }
+
+    /** Any plugin's id, description, parameters and class, as {@code --json} lists them. */
+    static Map<String, Object> describePlugin(fsil.api.Plugin p) {
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("id", p.id());
+        d.put("description", p.description());
+        d.put("parameters", parameters(p.parameters()));
+        d.put("class", p.getClass().getName());
+        return d;
+    }
+
+    static List<Map<String, Object>> parameters(List<Param<?>> params) {
         List<Map<String, Object>> ps = new ArrayList<>();
-        for (Param<?> p : m.parameters()) {
+        for (Param<?> p : params) {
             Map<String, Object> pm = new LinkedHashMap<>();
             pm.put("name", p.name());
             pm.put("type", p.type().name().toLowerCase(java.util.Locale.ROOT));
@@ -83,8 +99,6 @@ final class MethodsCommand implements Callable<Integer> {
             pm.put("doc", p.doc());
             ps.add(pm);
         }
-        d.put("parameters", ps);
-        d.put("class", m.getClass().getName());
-        return d;
+        return ps;
     }
 }

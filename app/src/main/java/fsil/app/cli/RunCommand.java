@@ -36,7 +36,7 @@ final class RunCommand implements Callable<Integer> {
     String datasets;
     @Option(names = "--protocol", paramLabel = "NAME", description = "fewshot, cil, fscil, ncmf, gp-classes, ...")
     String protocol;
-    @Option(names = "--backbone", paramLabel = "SPEC", description = "identity (default) or pretrained-mlp[:...]")
+    @Option(names = "--backbone", paramLabel = "SPEC", description = "identity (default), pretrained-mlp[hidden=512-256-128,epochs=15,...], or another listed by fsil backbones")
     String backbone;
     @Option(names = "--episodes", paramLabel = "N", description = "fewshot: episodes per setting (default 600)")
     String episodes;

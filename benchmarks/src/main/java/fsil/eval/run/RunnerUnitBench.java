@@ -9,7 +9,6 @@ import fsil.api.Registry;
 import fsil.api.Session;
 import fsil.api.SessionContext;
 import fsil.core.random.RandomStreams;
-import fsil.data.BackboneSpec;
 import fsil.data.Datasets;
 import fsil.data.FeatureSet;
 import fsil.eval.protocol.FewShotProtocol;
@@ -124,7 +123,7 @@ public class RunnerUnitBench {
         work = Files.createTempDirectory("fsil-runner-bench");
         data = Datasets.load(dataset.equals("synthetic")
                         ? "synthetic:classes=40,dim=" + dim + ",per_class=100,test_per_class=20" : dataset,
-                BackboneSpec.identity(), 0, work.resolve("cache"));
+                "identity", 0, work.resolve("cache"));
         FewShotProtocol protocol = new FewShotProtocol();
         plan = protocol.plan(data, protocol.options(options(EPISODES)), RunSpec.DEFAULT_ORDER_SEED);
         Method ncm = new NcmMethod();

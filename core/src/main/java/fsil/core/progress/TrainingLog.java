@@ -6,7 +6,8 @@ import java.util.logging.Logger;
 
 /**
  * Progress lines of long preparation work (backbone training, meta-training): "what: 300/1000 episodes, loss
- * 1.234, 2m10s left", at most one every {@link #INTERVAL_NANOS} and one at the end, on the java.util.logging logger
+ * 1.234, 2m10s left", the first step reported at once, then at most one every {@link #INTERVAL_NANOS} and one at
+ * the end, on the java.util.logging logger
  * {@value #LOGGER}. A run forwards them to its progress display (the command line's, a notebook's); elsewhere they go
  * wherever java.util.logging sends INFO records (standard error by default). Called from the training loop itself,
  * so it needs no thread of its own.
@@ -20,7 +21,7 @@ public final class TrainingLog {
     private final String unit;
     private final long total;
     private final long start = System.nanoTime();
-    private long last = start;
+    private long last = start - INTERVAL_NANOS;
 
     /**
      * @param what  e.g. "lsgp meta-training on digits"

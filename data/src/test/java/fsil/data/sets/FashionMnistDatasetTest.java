@@ -1,6 +1,5 @@
 package fsil.data.sets;
 
-import fsil.data.BackboneSpec;
 import fsil.data.DatasetInfo;
 import fsil.data.Datasets;
 import fsil.data.FeatureSet;
@@ -28,7 +27,7 @@ class FashionMnistDatasetTest {
     @Test
     void standardSplitShapesAndBalancedClasses() {
         assumeInstalled();
-        FeatureSet fs = Datasets.load("fashion-mnist", BackboneSpec.identity(), 0, dir);
+        FeatureSet fs = Datasets.load("fashion-mnist", "identity", 0, dir);
         assertEquals(60_000, fs.train().size());
         assertEquals(10_000, fs.test().size());
         assertEquals(784, fs.dimension());

@@ -1,7 +1,6 @@
 package fsil.data.sets;
 
 import fsil.api.FsilException;
-import fsil.data.BackboneSpec;
 import fsil.data.Datasets;
 import fsil.data.FeatureSet;
 import fsil.data.RawDataset;
@@ -19,9 +18,9 @@ class SyntheticDatasetTest {
     @Test
     void parsesNameAndIsDeterministic() {
         FeatureSet a = Datasets.load("synthetic:classes=6,dim=5,per_class=4,test_per_class=3,rank=2,seed=9",
-                BackboneSpec.identity(), 0, Path.of("unused"));
+                "identity", 0, Path.of("unused"));
         FeatureSet b = Datasets.load("synthetic:seed=9,rank=2,dim=5,classes=6,per_class=4,test_per_class=3",
-                BackboneSpec.identity(), 0, Path.of("unused"));
+                "identity", 0, Path.of("unused"));
         assertEquals(a.dataset(), b.dataset());
         assertEquals(24, a.train().size());
         assertEquals(18, a.test().size());
@@ -30,7 +29,7 @@ class SyntheticDatasetTest {
         assertArrayEquals(new int[]{0, 1, 2}, a.splits().base());
         assertArrayEquals(new int[]{3, 4, 5}, a.splits().novel());
         FeatureSet c = Datasets.load("synthetic:classes=6,dim=5,per_class=4,test_per_class=3,rank=2,seed=10",
-                BackboneSpec.identity(), 0, Path.of("unused"));
+                "identity", 0, Path.of("unused"));
         assertTrue(c.train().features().get(0, 0) != a.train().features().get(0, 0));
     }
 

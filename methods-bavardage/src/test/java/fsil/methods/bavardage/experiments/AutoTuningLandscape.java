@@ -4,7 +4,6 @@ import fsil.api.Background;
 import fsil.api.LabeledData;
 import fsil.api.Params;
 import fsil.core.random.RandomStreams;
-import fsil.data.BackboneSpec;
 import fsil.data.Datasets;
 import fsil.data.FeatureSet;
 import fsil.methods.bavardage.AutoTuning;
@@ -47,7 +46,7 @@ import java.util.stream.IntStream;
 public class AutoTuningLandscape {
     public static void main(String[] a) {
         String dataset = a[0];
-        BackboneSpec backbone = a[1].equals("identity") ? BackboneSpec.identity() : BackboneSpec.pretrainedMlp();
+        String backbone = a[1].equals("identity") ? "identity" : "pretrained-mlp";
         AutoTuning.Split split = a[2].equals("auto") ? null : AutoTuning.Split.valueOf(a[2].toUpperCase());
         boolean balanced = a[3].equals("balanced");
         int novelEpisodes = Integer.parseInt(a[4]);

@@ -4,7 +4,6 @@ import fsil.api.Background;
 import fsil.api.LabeledData;
 import fsil.api.Params;
 import fsil.core.random.RandomStreams;
-import fsil.data.BackboneSpec;
 import fsil.data.Datasets;
 import fsil.data.FeatureSet;
 import fsil.methods.bavardage.BavardageMethod;
@@ -60,7 +59,7 @@ public class BaseClassValidation {
                 throw new IllegalArgumentException("grid axis '" + kv[0] + "' given twice");
             }
         }
-        FeatureSet data = Datasets.load(dataset, BackboneSpec.pretrainedMlp(), 1, Datasets.defaultCacheDir());
+        FeatureSet data = Datasets.load(dataset, "pretrained-mlp", 1, Datasets.defaultCacheDir());
         int[] base = data.splits().base().clone();
         Arrays.sort(base);
         Background bg = new Background(rowsOf(data.train(), base), data.classes(), data.key() + "|base-train", 0,
