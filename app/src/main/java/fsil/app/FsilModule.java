@@ -115,7 +115,7 @@ public final class FsilModule extends AbstractModule {
     Plugins plugins(Set<Method> m, Set<Dataset> d, Set<Backbone> k, Set<Protocol> p, Set<Metric> s,
                     Set<Benchmark> b) {
         return new Plugins(new Registry<>("method", Method::id).registerAll(m),
-                new Registry<>("dataset", Dataset::name).registerAll(d),
+                new Registry<>("dataset", Dataset::id).registerAll(d),
                 new Registry<>("backbone", Backbone::id).registerAll(k),
                 new Registry<>("protocol", Protocol::name).registerAll(p),
                 new Registry<>("metric", Metric::name).registerAll(s),

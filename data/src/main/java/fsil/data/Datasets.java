@@ -1,17 +1,23 @@
 package fsil.data;
 
 import fsil.api.FsilException;
+import fsil.api.Params;
+import fsil.api.PluginRef;
 import fsil.api.Registry;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 
 /**
  * The entry point of the data layer: loads a dataset by reference and applies a backbone, and lists the catalog.
- * A reference is {@code NAME[:ARGUMENTS]} where NAME is a {@link Dataset} plugin: the built-ins {@code digits},
- * {@code fashion-mnist}, {@code glyphs[:...]}, {@code synthetic[:...]}, {@code dir:/path} (a feature directory)
- * and {@code file:/path} (one labelled .npz/.csv/.tsv/.arff file), plus any plugin on the class path.
+ * A reference is {@code ID[key=value,...]} where ID is a {@link Dataset} plugin: the built-ins {@code digits},
+ * {@code fashion-mnist}, {@code glyphs[...]}, {@code synthetic[...]}, {@code dir[path=...]} or {@code dir:/path} (a
+ * feature directory) and {@code file[path=...,label=...]} or {@code file:/path} (one labelled .npz/.csv/.tsv/.arff
+ * file), plus any plugin on the class path; see {@link #resolve}.
  */
 public final class Datasets {
     /** Environment variable that overrides the default cache directory. */
@@ -22,7 +28,7 @@ public final class Datasets {
 
     /** The datasets {@link java.util.ServiceLoader} finds (the built-ins and plugins on the class path). */
     public static Registry<Dataset> discover() {
-        return Registry.discover("dataset", Dataset.class, Dataset::name);
+        return Registry.discover("dataset", Dataset.class, Dataset::id);
     }
 
     /** {@code $FSIL_CACHE}, or {@code ~/.cache/fsil}. */
@@ -59,12 +65,56 @@ public final class Datasets {
         return load(ref, IdentityBackbone.ID, 0, defaultCacheDir());
     }
 
+    /** A dataset with resolved parameters. */
+    public record Resolved(Dataset dataset, Params params) {
+        public RawDataset load(Path cacheDir) {
+            return dataset.load(params, cacheDir);
+        }
+    }
+
+    /**
+     * Resolves a reference: {@code id} or {@code id[key=value,...]}, or the older {@code id:key=value,...}; for a
+     * dataset with a {@code path} parameter, {@code id:/some/path} is {@code id[path=/some/path]} (the only way to
+     * write a path holding ',' or ']'). Unknown ids, unknown parameters and bad values are rejected with the valid
+     * choices.
+     */
+    public static Resolved resolve(Registry<Dataset> datasets, String ref) {
+        String t = ref == null ? "" : ref.strip();
+        int colon = t.indexOf(':');
+        int bracket = t.indexOf('[');
+        if (colon > 0 && (bracket < 0 || colon < bracket)) {
+            Dataset d = datasets.get(t.substring(0, colon).strip());
+            return new Resolved(d, d.params(legacyArguments(d, t.substring(colon + 1))));
+        }
+        PluginRef r = PluginRef.parse("dataset", t);
+        Dataset d = datasets.get(r.id());
+        return new Resolved(d, d.params(r.params()));
+    }
+
+    /** The text after {@code id:}: a path for a dataset with a {@code path} parameter, else key=value pairs. */
+    private static Map<String, String> legacyArguments(Dataset d, String rest) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (d.parameters().stream().anyMatch(p -> p.name().equals("path"))) {
+            out.put("path", rest);
+            return out;
+        }
+        for (String part : rest.split(",")) {
+            if (part.isBlank()) {
+                continue;
+            }
+            int eq = part.indexOf('=');
+            if (eq <= 0) {
+                throw new FsilException("dataset " + d.id() + ": '" + part.strip() + "' must be key=value, e.g. "
+                        + d.id() + "[key=value,...]");
+            }
+            out.put(part.substring(0, eq).strip().toLowerCase(Locale.ROOT), part.substring(eq + 1).strip());
+        }
+        return out;
+    }
+
     /** The raw dataset (before any backbone). */
     public static RawDataset loadRaw(Registry<Dataset> datasets, String ref, Path cacheDir) {
-        String n = ref.strip();
-        int colon = n.indexOf(':');
-        String name = colon < 0 ? n : n.substring(0, colon);
-        return datasets.get(name).load(colon < 0 ? "" : n.substring(colon + 1), cacheDir);
+        return resolve(datasets, ref).load(cacheDir);
     }
 
     /** {@link #loadRaw(Registry, String, Path)} with the discovered datasets. */

@@ -118,6 +118,33 @@ class DatasetsTest {
     }
 
     @Test
+    void datasetReferencesResolveInBothSpellings(@TempDir Path dir) throws Exception {
+        Path csv = dir.resolve("d,x.csv");
+        Files.writeString(csv, "a,b,y\n1,0,0\n1.1,0,0\n0.9,0,0\n0,1,1\n0,1.1,1\n0,0.9,1\n");
+        RawDataset legacy = Datasets.loadRaw("synthetic:classes=4,dim=3,per_class=2", dir);
+        RawDataset typed = Datasets.loadRaw("synthetic[classes=4,dim=3,per_class=2]", dir);
+        assertEquals(legacy.name(), typed.name(), "the canonical name (cache keys) is the same in both spellings");
+        assertArrayEquals(legacy.train().features().rawData(), typed.train().features().rawData());
+        // a path holding ',' needs the legacy spelling; label= names the CSV's label column
+        RawDataset file = Datasets.loadRaw(Datasets.discover(), "file:" + csv, dir);
+        assertEquals(2, file.dimension(), "file: takes the last column as label");
+        assertEquals(java.util.List.of("0", "1"), file.classes().names());
+        String wrongLabel = assertThrows(FsilException.class,
+                () -> Datasets.loadRaw("file[path=" + dir.resolve("plain.csv") + ",label=label]", dir)).getMessage();
+        assertTrue(wrongLabel.contains("not found"), wrongLabel);
+        Files.writeString(dir.resolve("plain.csv"), "label,a,b\np,1,0\np,1,0\np,1,0\nq,0,1\nq,0,1\nq,0,1\n");
+        RawDataset named = Datasets.loadRaw("file[path=" + dir.resolve("plain.csv") + ",label=label]", dir);
+        assertEquals(java.util.List.of("p", "q"), named.classes().names());
+        assertEquals(2, named.dimension());
+        String unknown = assertThrows(FsilException.class,
+                () -> Datasets.loadRaw("synthetic[colour=red]", dir)).getMessage();
+        assertTrue(unknown.contains("colour") && unknown.contains("classes"), unknown);
+        assertThrows(FsilException.class, () -> Datasets.loadRaw("synthetic[classes=1]", dir));
+        assertThrows(FsilException.class, () -> Datasets.loadRaw("dir", dir), "dir needs a path");
+        assertThrows(FsilException.class, () -> Datasets.loadRaw("digits[x=1]", dir));
+    }
+
+    @Test
     void backboneReferencesResolveInBothSpellingsAndKeepTheirCanonicalText() {
         Backbones.Configured s = Backbones.resolve("pretrained-mlp[hidden=64-32,epochs=3]");
         PretrainedMlpBackbone.Config c = PretrainedMlpBackbone.Config.of(s.params());

@@ -3,6 +3,8 @@ package fsil.app.testing;
 import fsil.api.ClassTable;
 import fsil.api.FeatureMatrix;
 import fsil.api.LabeledData;
+import fsil.api.Param;
+import fsil.api.Params;
 import fsil.data.Dataset;
 import fsil.data.DatasetInfo;
 import fsil.data.RawDataset;
@@ -16,25 +18,37 @@ import java.util.Random;
 
 /**
  * A test-only dataset plugin registered solely through {@code META-INF/services/fsil.data.Dataset} in the test
- * resources: 8 well-separated Gaussian classes in 4 dimensions; {@code probe-data:shift=X} moves every class.
+ * resources: 8 well-separated Gaussian classes in 4 dimensions; {@code probe-data[shift=X]} moves every class.
  */
 public final class PluginProbeDataset implements Dataset {
 
+    static final Param<Double> SHIFT = Param.real("shift", 0.0, -1e6, 1e6, "moves every class");
+
     @Override
-    public String name() {
+    public String id() {
         return "probe-data";
     }
 
     @Override
+    public String description() {
+        return "test-only dataset plugin";
+    }
+
+    @Override
+    public List<Param<?>> parameters() {
+        return List.of(SHIFT);
+    }
+
+    @Override
     public DatasetInfo info(Path cacheDir) {
-        return new DatasetInfo(name(), "test-only dataset plugin", true, "generated", 8 * 30, 8, 4, 8 * 20, 8 * 10,
+        return new DatasetInfo(id(), "test-only dataset plugin", true, "generated", 8 * 30, 8, 4, 8 * 20, 8 * 10,
                 List.of("base/validation/novel 4/0/4"), "none");
     }
 
     @Override
-    public RawDataset load(String arguments, Path cacheDir) {
-        double shift = arguments.startsWith("shift=") ? Double.parseDouble(arguments.substring(6)) : 0;
-        return new RawDataset(name() + (arguments.isEmpty() ? "" : ":" + arguments), classes(),
+    public RawDataset load(Params params, Path cacheDir) {
+        double shift = params.get(SHIFT);
+        return new RawDataset(id() + (shift == 0 ? "" : ":shift=" + params.text("shift")), classes(),
                 sample(20, 1, shift), sample(10, 2, shift),
                 new SplitSet(new int[]{0, 1, 2, 3}, new int[0], new int[]{4, 5, 6, 7}, Optional.empty()), 0);
     }

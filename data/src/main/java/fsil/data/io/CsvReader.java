@@ -40,7 +40,24 @@ public final class CsvReader {
      */
     public static LabeledTable read(Path file, int labelColumn) {
         try (TextLines lines = TextLines.open(file)) {
-            return read(file.toString(), lines, delimiterFor(file), labelColumn);
+            return read(file.toString(), lines, delimiterFor(file), labelColumn, null);
+        }
+    }
+
+    /**
+     * Reads a delimited file whose label column is named: a header field (the first line is then the header), or an
+     * integer index (0 = first column, negative counts from the end), or "" for the last column.
+     */
+    public static LabeledTable read(Path file, String labelColumn) {
+        String l = labelColumn.strip();
+        if (l.isEmpty()) {
+            return read(file, -1);
+        }
+        if (l.matches("[+-]?[0-9]{1,9}")) {
+            return read(file, Integer.parseInt(l));
+        }
+        try (TextLines lines = TextLines.open(file)) {
+            return read(file.toString(), lines, delimiterFor(file), -1, l);
         }
     }
 
@@ -59,11 +76,13 @@ public final class CsvReader {
      */
     public static LabeledTable read(String source, InputStream in, Character delimiter, int labelColumn) {
         try (TextLines lines = new TextLines(source, in)) {
-            return read(source, lines, delimiter, labelColumn);
+            return read(source, lines, delimiter, labelColumn, null);
         }
     }
 
-    private static LabeledTable read(String source, TextLines reader, Character delimiter, int labelColumn) {
+    /** @param labelName the header name of the label column, or null to use {@code labelColumn} */
+    private static LabeledTable read(String source, TextLines reader, Character delimiter, int labelColumn,
+                                     String labelName) {
         FloatBuffer values = new FloatBuffer(source);
         List<String> rawLabels = new ArrayList<>();
         int columns = -1;
@@ -87,6 +106,23 @@ public final class CsvReader {
                     throw new InvalidDataException(source + ": line " + lineNo + " has " + columns + " column; need"
                             + " at least one feature column and a label column (delimiter '" + printable(delim)
                             + "')");
+                }
+                if (labelName != null) {
+                    labelCol = -1;
+                    List<String> names = new ArrayList<>();
+                    for (int c = 0; c < columns; c++) {
+                        names.add(fields[c].strip());
+                        if (labelCol < 0 && fields[c].strip().equals(labelName)) {
+                            labelCol = c;
+                        }
+                    }
+                    if (labelCol < 0) {
+                        throw new InvalidDataException(source + ": no column named '" + InputFiles.oneLine(labelName,
+                                60) + "' in the header (line " + lineNo + "): " + InputFiles.oneLine(
+                                String.join(", ", names), 200));
+                    }
+                    first = false;
+                    continue;
                 }
                 labelCol = labelColumn < 0 ? columns + labelColumn : labelColumn;
                 if (labelCol < 0 || labelCol >= columns) {

@@ -16,7 +16,7 @@ import java.util.stream.IntStream;
 
 /**
  * A single labelled file as a dataset (name {@code file:/path}): {@code .npz} (keys features/labels or x/y),
- * {@code .csv}/{@code .tsv} (label in the last column), {@code .arff} (nominal class), each optionally
+ * {@code .csv}/{@code .tsv} (label in the last column, or the one named by the {@code label} parameter), {@code .arff} (nominal class), each optionally
  * {@code .gz}. A stratified 30% per class (seed 1993) is held out as test set; every class is novel.
  */
 public final class FileDataset {
@@ -26,16 +26,32 @@ public final class FileDataset {
     }
 
     public static LabeledTable read(Path file) {
+        return read(file, "");
+    }
+
+    /**
+     * Reads one labelled file.
+     *
+     * @param label for .csv/.tsv: the label column's header name, or its index (0 = first, -1 = last), or "" for
+     *              the last column; other formats store their labels apart and take only ""
+     */
+    public static LabeledTable read(Path file, String label) {
         if (!Files.exists(file)) {
             throw new FsilException(file + ": file not found");
         }
         String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
         String plain = name.endsWith(".gz") ? name.substring(0, name.length() - 3) : name;
+        boolean text = plain.endsWith(".csv") || plain.endsWith(".tsv") || plain.endsWith(".tab")
+                || plain.endsWith(".txt");
+        if (!text && !label.isBlank()) {
+            throw new FsilException(file + ": label=" + label + " names a column of a .csv/.tsv file; this file's"
+                    + " labels are stored apart from its features");
+        }
         if (plain.endsWith(".npz")) {
             return NpzReader.readLabeled(file);
         }
-        if (plain.endsWith(".csv") || plain.endsWith(".tsv") || plain.endsWith(".tab") || plain.endsWith(".txt")) {
-            return CsvReader.read(file);
+        if (text) {
+            return CsvReader.read(file, label);
         }
         if (plain.endsWith(".arff")) {
             return ArffReader.read(file);
@@ -45,11 +61,17 @@ public final class FileDataset {
     }
 
     public static RawDataset load(Path file) {
-        LabeledTable t = read(file);
+        return load(file, "");
+    }
+
+    /** The file's data, 30% of each class held out as test set; {@code label} as in {@link #read(Path, String)}. */
+    public static RawDataset load(Path file, String label) {
+        LabeledTable t = read(file, label);
         int[] test = Partitions.stratifiedTestIndices(t.labels(), 0.3, 1993);
         Partitions.TrainTest tt = Partitions.byTestIndices(t.data(), test, file.toString());
         int k = t.classes().size();
-        return new RawDataset(PREFIX + file.toAbsolutePath().normalize(), t.classes(), tt.train(), tt.test(),
+        String name = PREFIX + file.toAbsolutePath().normalize() + (label.isBlank() ? "" : "|label=" + label.strip());
+        return new RawDataset(name, t.classes(), tt.train(), tt.test(),
                 new SplitSet(new int[0], new int[0], IntStream.range(0, k).toArray(), Optional.empty()), 0);
     }
 }

@@ -11,10 +11,8 @@ import fsil.data.SplitSet;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
 
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.stream.IntStream;
 
@@ -31,10 +29,11 @@ import java.util.stream.IntStream;
  * test samples) from {@code child(derive(seed, "classes"), c)}, so a class's data does not depend on how many other
  * classes there are.
  * <p>
- * Name syntax: {@code synthetic[:key=value,...]} with keys {@code classes} (default 10), {@code dim} (64),
- * {@code per_class} (training samples per class, 50), {@code test_per_class} (20), {@code rank} (16, at most dim),
+ * Written {@code synthetic[key=value,...]} with the parameters {@code classes} (default 10), {@code dim} (64),
+ * {@code per_class} (training samples per class, 50), {@code test_per_class} (20), {@code rank} (0 = min(16, dim)),
  * {@code sep} (2.0), {@code noise} (0.5) and {@code seed} (1), e.g.
- * {@code synthetic:classes=10000,dim=64,per_class=20,rank=16,sep=3}. Base classes are the first half of the class
+ * {@code synthetic[classes=10000,dim=64,per_class=20,rank=16,sep=3]} (declared by the dataset plugin,
+ * {@link BuiltinDatasets.Synthetic}). Base classes are the first half of the class
  * ids, novel classes the second half; no validation classes; FSCIL sessions by rule (see {@link #fscil}).
  */
 public final class SyntheticDataset {
@@ -70,52 +69,6 @@ public final class SyntheticDataset {
     }
 
     private SyntheticDataset() {
-    }
-
-    /** Parses the part after {@code synthetic:} (may be empty). */
-    public static Params parse(String params) {
-        Params d = Params.defaults();
-        Map<String, String> opts = new LinkedHashMap<>();
-        if (!params.isBlank()) {
-            for (String part : params.split(",")) {
-                int eq = part.indexOf('=');
-                if (eq <= 0) {
-                    throw new FsilException("synthetic: option '" + part + "' must be key=value");
-                }
-                opts.put(part.substring(0, eq).strip().toLowerCase(Locale.ROOT), part.substring(eq + 1).strip());
-            }
-        }
-        int classes = d.classes();
-        int dim = d.dim();
-        int per = d.perClass();
-        int test = d.testPerClass();
-        int rank = -1;
-        double sep = d.sep();
-        double noise = d.noise();
-        long seed = d.seed();
-        try {
-            for (Map.Entry<String, String> e : opts.entrySet()) {
-                String v = e.getValue();
-                switch (e.getKey()) {
-                    case "classes" -> classes = Integer.parseInt(v);
-                    case "dim" -> dim = Integer.parseInt(v);
-                    case "per_class" -> per = Integer.parseInt(v);
-                    case "test_per_class" -> test = Integer.parseInt(v);
-                    case "rank" -> rank = Integer.parseInt(v);
-                    case "sep" -> sep = Double.parseDouble(v);
-                    case "noise" -> noise = Double.parseDouble(v);
-                    case "seed" -> seed = Long.parseLong(v);
-                    default -> throw new FsilException("synthetic: unknown option '" + e.getKey() + "'; valid options:"
-                            + " classes, dim, per_class, test_per_class, rank, sep, noise, seed");
-                }
-            }
-        } catch (NumberFormatException e) {
-            throw new FsilException("synthetic: " + e.getMessage() + " is not a number");
-        }
-        if (rank < 0) {
-            rank = Math.min(d.rank(), dim);
-        }
-        return new Params(classes, dim, per, test, rank, sep, noise, seed);
     }
 
     /** The orthonormal basis U, column-major: column k is {@code u[k*dim .. k*dim+dim-1]}. */

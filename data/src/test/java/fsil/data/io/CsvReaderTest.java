@@ -28,6 +28,22 @@ class CsvReaderTest {
     }
 
     @Test
+    void theLabelColumnIsNamedByHeaderOrIndex() throws IOException {
+        Path f = file("named.csv", "species,x1,x2\nb,1,2\na,3,4\n");
+        LabeledTable byName = CsvReader.read(f, "species");
+        assertArrayEquals(new float[]{1f, 2f, 3f, 4f}, byName.features().rawData());
+        assertEquals(List.of("a", "b"), byName.classes().names());
+        assertArrayEquals(new int[]{1, 0}, byName.labels());
+        LabeledTable byIndex = CsvReader.read(f, "0");
+        assertArrayEquals(byName.features().rawData(), byIndex.features().rawData());
+        assertArrayEquals(byName.labels(), byIndex.labels());
+        String missing = assertThrows(InvalidDataException.class, () -> CsvReader.read(f, "label")).getMessage();
+        assertTrue(missing.contains("no column named 'label'") && missing.contains("species, x1, x2"), missing);
+        // the default is still the last column: here x2, so the species text is not a number
+        assertThrows(InvalidDataException.class, () -> CsvReader.read(f, ""));
+    }
+
+    @Test
     void readsHeaderIntegerLabelsAndComments() throws IOException {
         LabeledTable t = CsvReader.read(file("a.csv", "x1,x2,y\n# comment\n1.5,2,0\n\n3,4e-1,2\n"));
         assertEquals(2, t.features().rows());

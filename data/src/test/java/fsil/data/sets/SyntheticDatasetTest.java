@@ -35,8 +35,8 @@ class SyntheticDatasetTest {
 
     @Test
     void classDataDoesNotDependOnTheNumberOfClasses() {
-        RawDataset small = SyntheticDataset.generate(SyntheticDataset.parse("classes=3,dim=8,per_class=5"));
-        RawDataset big = SyntheticDataset.generate(SyntheticDataset.parse("classes=50,dim=8,per_class=5"));
+        RawDataset small = SyntheticDataset.generate(parse("classes=3,dim=8,per_class=5"));
+        RawDataset big = SyntheticDataset.generate(parse("classes=50,dim=8,per_class=5"));
         for (int i = 0; i < 15 * 8; i++) {
             assertEquals(small.train().features().rawData()[i], big.train().features().rawData()[i]);
         }
@@ -44,7 +44,7 @@ class SyntheticDatasetTest {
 
     @Test
     void basisIsOrthonormal() {
-        SyntheticDataset.Params p = SyntheticDataset.parse("dim=20,rank=20");
+        SyntheticDataset.Params p = parse("dim=20,rank=20");
         double[] u = SyntheticDataset.basis(p);
         for (int a = 0; a < 20; a++) {
             for (int b = 0; b < 20; b++) {
@@ -60,7 +60,7 @@ class SyntheticDatasetTest {
     /** Sample moments match the model: class means U mu_c, and within-class variance (rank + dim noise^2) / dim. */
     @Test
     void momentsMatchTheGenerativeModel() {
-        SyntheticDataset.Params p = SyntheticDataset.parse("classes=3,dim=10,rank=4,per_class=20000,test_per_class=0,"
+        SyntheticDataset.Params p = parse("classes=3,dim=10,rank=4,per_class=20000,test_per_class=0,"
                 + "sep=3,noise=0.5");
         RawDataset raw = SyntheticDataset.generate(p);
         double[] means = SyntheticDataset.classMeans(p);
@@ -87,7 +87,7 @@ class SyntheticDatasetTest {
 
     @Test
     void scalesToTenThousandClasses() {
-        RawDataset raw = SyntheticDataset.generate(SyntheticDataset.parse("classes=10000,dim=16,per_class=2,"
+        RawDataset raw = SyntheticDataset.generate(parse("classes=10000,dim=16,per_class=2,"
                 + "test_per_class=1,rank=8"));
         assertEquals(20000, raw.train().size());
         assertEquals(10000, raw.classes().size());
@@ -95,7 +95,7 @@ class SyntheticDatasetTest {
 
     @Test
     void fscilSessionsByRule() {
-        RawDataset raw = SyntheticDataset.generate(SyntheticDataset.parse("classes=22,dim=3,per_class=6"));
+        RawDataset raw = SyntheticDataset.generate(parse("classes=22,dim=3,per_class=6"));
         var f = raw.splits().fscil().orElseThrow();
         assertArrayEquals(raw.splits().base(), f.baseClasses());
         assertEquals(3, f.sessionSamples().size()); // 11 novel classes: 5 + 5 + 1
@@ -108,10 +108,16 @@ class SyntheticDatasetTest {
 
     @Test
     void rejectsBadParameters() {
-        assertThrows(FsilException.class, () -> SyntheticDataset.parse("classes=1"));
-        assertThrows(FsilException.class, () -> SyntheticDataset.parse("dim=4,rank=5"));
-        assertTrue(assertThrows(FsilException.class, () -> SyntheticDataset.parse("colour=red")).getMessage()
-                .contains("valid options"));
-        assertThrows(FsilException.class, () -> SyntheticDataset.parse("classes=100000,dim=1000,per_class=100"));
+        assertThrows(FsilException.class, () -> parse("classes=1"));
+        assertThrows(FsilException.class, () -> parse("dim=4,rank=5"));
+        assertTrue(assertThrows(FsilException.class, () -> parse("colour=red")).getMessage()
+                .contains("Valid parameters"));
+        assertThrows(FsilException.class, () -> parse("classes=100000,dim=1000,per_class=100"));
+    }
+
+    /** The generator's parameters of {@code synthetic:KEY=VALUE,...}, resolved as the command line resolves them. */
+    static SyntheticDataset.Params parse(String keyValues) {
+        return BuiltinDatasets.Synthetic.of(fsil.data.Datasets.resolve(fsil.data.Datasets.discover(),
+                "synthetic:" + keyValues).params());
     }
 }

@@ -107,38 +107,20 @@ public final class GlyphsDataset {
     private GlyphsDataset() {
     }
 
-    public static Params parse(String params) {
-        Params d = Params.defaults();
-        List<String> scripts = d.scripts();
-        int max = d.maxPerScript();
-        int inst = d.instances();
-        int train = d.trainPerClass();
-        long seed = d.seed();
-        if (!params.isBlank()) {
-            try {
-                for (String part : params.split(",")) {
-                    int eq = part.indexOf('=');
-                    if (eq <= 0) {
-                        throw new FsilException("glyphs: option '" + part + "' must be key=value");
-                    }
-                    String k = part.substring(0, eq).strip().toLowerCase(Locale.ROOT);
-                    String v = part.substring(eq + 1).strip();
-                    switch (k) {
-                        case "scripts" -> scripts = v.equalsIgnoreCase("all") ? List.of()
-                                : new ArrayList<>(new TreeSet<>(Arrays.stream(v.split("\\+"))
-                                .map(s -> s.strip().toUpperCase(Locale.ROOT)).toList()));
-                        case "max_per_script" -> max = Integer.parseInt(v);
-                        case "instances" -> inst = Integer.parseInt(v);
-                        case "train_per_class" -> train = Integer.parseInt(v);
-                        case "seed" -> seed = Long.parseLong(v);
-                        default -> throw new FsilException("glyphs: unknown option '" + k + "'; valid options: scripts,"
-                                + " max_per_script, instances, train_per_class, seed");
-                    }
-                }
-            } catch (NumberFormatException e) {
-                throw new FsilException("glyphs: " + e.getMessage() + " is not a number");
-            }
-        }
+    /**
+     * Generation parameters from their values; {@code scripts} is "all" or script names joined by '+' (any case),
+     * each of which must be in the committed split.
+     */
+    public static Params params(String scripts, int maxPerScript, int instances, int trainPerClass, long seed) {
+        String v = scripts.strip();
+        List<String> list = v.isEmpty() || v.equalsIgnoreCase("all") ? List.of()
+                : new ArrayList<>(new TreeSet<>(Arrays.stream(v.split("\\+"))
+                .map(x -> x.strip().toUpperCase(Locale.ROOT)).toList()));
+        return validated(new Params(list, maxPerScript, instances, trainPerClass, seed));
+    }
+
+    private static Params validated(Params p) {
+        List<String> scripts = p.scripts();
         ScriptSplit split = ScriptSplit.committed();
         for (String s : scripts) {
             if (!split.all().contains(s)) {
@@ -146,7 +128,7 @@ public final class GlyphsDataset {
                         + String.join(", ", split.all()));
             }
         }
-        return new Params(scripts, max, inst, train, seed);
+        return p;
     }
 
     /** Font directories: {@code $FSIL_FONT_DIRS} (colon-separated) or {@code /usr/share/fonts}. */

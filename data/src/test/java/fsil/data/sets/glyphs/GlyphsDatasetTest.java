@@ -63,7 +63,7 @@ class GlyphsDatasetTest {
 
     @Test
     void subsetIsByteIdenticalAcrossRunsAndCachedWithMetadata() throws Exception {
-        GlyphsDataset.Params p = GlyphsDataset.parse(SUBSET);
+        GlyphsDataset.Params p = parse(SUBSET);
         GlyphsDataset.Generated a = GlyphsDataset.generate(p);
         GlyphsDataset.Generated b = GlyphsDataset.generate(p);
         assertArrayEquals(a.images(), b.images());
@@ -147,9 +147,15 @@ class GlyphsDatasetTest {
 
     @Test
     void rejectsUnknownScriptsAndOptions() {
-        assertTrue(assertThrows(FsilException.class, () -> GlyphsDataset.parse("scripts=KLINGON")).getMessage()
+        assertTrue(assertThrows(FsilException.class, () -> parse("scripts=KLINGON")).getMessage()
                 .contains("valid scripts"));
-        assertThrows(FsilException.class, () -> GlyphsDataset.parse("size=32"));
-        assertThrows(FsilException.class, () -> GlyphsDataset.parse("instances=5,train_per_class=5"));
+        assertThrows(FsilException.class, () -> parse("size=32"));
+        assertThrows(FsilException.class, () -> parse("instances=5,train_per_class=5"));
+    }
+
+    /** The generation parameters of {@code glyphs:KEY=VALUE,...}, resolved as the command line resolves them. */
+    static GlyphsDataset.Params parse(String keyValues) {
+        return fsil.data.sets.BuiltinDatasets.Glyphs.of(fsil.data.Datasets.resolve(fsil.data.Datasets.discover(),
+                "glyphs:" + keyValues).params());
     }
 }
