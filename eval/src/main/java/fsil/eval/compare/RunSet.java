@@ -33,8 +33,9 @@ import java.util.stream.Stream;
  * can be compared while another process works elsewhere. Refused, each with one line: a directory that is no run
  * (one that holds runs is named with them), a run named twice (also through a link: real paths are compared), a
  * run still in use (its lock is held), an unfinished run, invalid rows (a paired test needs every task), and runs
- * whose config.json records other data (fingerprints) for the same dataset. When the same method label appears in several runs on the same dataset and setting (say ppca with
- * q=0 in one run and q=10 in another), each is named {@code <run directory>/<label>} so the two stay apart.
+ * whose config.json records other data (fingerprints) for the same dataset. When the same method label appears in
+ * several runs on the same dataset and setting (say ppca with q=0 in one run and q=10 in another), each is named
+ * {@code <run directory>/<label>} so the two stay apart.
  */
 public final class RunSet {
     private static final ObjectMapper JSON = new ObjectMapper();
