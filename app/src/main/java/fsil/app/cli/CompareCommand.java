@@ -28,8 +28,9 @@ import java.util.concurrent.Callable;
         "Compare methods run on identical tasks (same units, same seeds): per pair and per dataset x setting, the "
                 + "mean paired difference with its 95%% interval, win/tie/loss counts and the Wilcoxon signed-rank "
                 + "p-value, Holm-corrected over all pairs; across blocks, average ranks, the Friedman test "
-                + "(Iman-Davenport form) and the Nemenyi critical difference. Writes pairs.csv, ranks.csv, "
-                + "friedman.txt and compare.html into a new directory (--out).",
+                + "(Iman-Davenport form) and the Nemenyi critical difference. Differences of accuracies and "
+                + "forgetting are printed in percentage points (pp); pairs.csv keeps them as fractions (0.01 = 1 pp). "
+                + "Writes pairs.csv, ranks.csv, friedman.txt and compare.html into a new directory (--out).",
         "Example: fsil compare runs/fewshot-a runs/fewshot-b --baseline ncm --metric episode_acc"})
 final class CompareCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "RUN_DIR", description = "run directories; a method label found in "
@@ -104,14 +105,20 @@ final class CompareCommand implements Callable<Integer> {
         }
     }
 
-    /** The comparison as terminal text: one line per pair, then the Friedman line. */
+    /**
+     * The comparison as terminal text: one line per pair, then the Friedman line. Differences of fractions
+     * (accuracies, forgetting) are shown in percentage points, named in the header and on every line; pairs.csv
+     * keeps the fractions.
+     */
     static String text(Comparison c) {
         boolean percent = CompareReport.percent(c.metric());
         double scale = percent ? 100 : 1;
+        String unit = percent ? " pp" : "";
         StringBuilder sb = new StringBuilder();
-        sb.append("paired differences in ").append(c.metric()).append(percent ? " (points)" : "")
-                .append(", method - baseline, 95% t interval; Wilcoxon p, Holm over ").append(c.pairs().size())
-                .append(" pair(s)\n");
+        sb.append("paired differences in ").append(c.metric()).append(", method - baseline, ")
+                .append(percent ? "in percentage points (pp; pairs.csv holds fractions: 0.01 = 1 pp)"
+                        : "in the metric's own unit (as in pairs.csv)")
+                .append(", 95% t interval; Wilcoxon p, Holm over ").append(c.pairs().size()).append(" pair(s)\n");
         String block = null;
         for (Comparison.Pair p : c.pairs()) {
             String b = p.dataset() + " / " + p.setting();
@@ -119,9 +126,9 @@ final class CompareCommand implements Callable<Integer> {
                 sb.append(b).append('\n');
                 block = b;
             }
-            sb.append(String.format(Locale.ROOT, "  %-18s vs %-18s n=%-5d %+8.3f [%+.3f, %+.3f]  w/t/l %d/%d/%d  "
+            sb.append(String.format(Locale.ROOT, "  %-18s vs %-18s n=%-5d %+8.3f%s [%+.3f, %+.3f]%s  w/t/l %d/%d/%d  "
                             + "p=%.3g  p_holm=%.3g%n", p.method(), p.baseline(), p.diff().n(), scale * p.diff().mean(),
-                    scale * p.diff().tLow(), scale * p.diff().tHigh(), p.diff().wins(), p.diff().ties(),
+                    unit, scale * p.diff().tLow(), scale * p.diff().tHigh(), unit, p.diff().wins(), p.diff().ties(),
                     p.diff().losses(), p.p(), p.pHolm()));
         }
         if (!c.rankedMethods().isEmpty() && c.blocks() != null) {

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.List;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -105,6 +106,25 @@ class CompareTest {
                 }
             }
         }
+    }
+
+    /** The terminal shows accuracy differences in percentage points, pairs.csv the same values as fractions. */
+    @Test
+    void differencesArePrintedInPercentagePointsOfTheFractionsInPairsCsv() throws IOException {
+        Path out = tmp.resolve("units");
+        Result r = run("compare", both.toString(), "--baseline", "ncm", "--out", out.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().startsWith("paired differences in episode_acc, method - baseline, in percentage points "
+                + "(pp; pairs.csv holds fractions: 0.01 = 1 pp)"), r.out());
+        Matcher m = Pattern.compile("ppca +vs ncm +n=40 +([-+][0-9.]+) pp \\[([-+][0-9.]+), ([-+][0-9.]+)\\] pp ")
+                .matcher(r.out());
+        assertTrue(m.find(), r.out());
+        String[] row = Files.readAllLines(out.resolve("pairs.csv")).get(1).split(",");
+        assertEquals("mean_diff", Files.readAllLines(out.resolve("pairs.csv")).get(0).split(",")[6]);
+        assertEquals(String.format(Locale.ROOT, "%+.3f", 100 * Double.parseDouble(row[6])), m.group(1));
+        assertEquals(String.format(Locale.ROOT, "%+.3f", 100 * Double.parseDouble(row[7])), m.group(2));
+        assertEquals(String.format(Locale.ROOT, "%+.3f", 100 * Double.parseDouble(row[8])), m.group(3));
+        assertTrue(Math.abs(Double.parseDouble(row[6])) < 1, "a fraction: " + row[6]);
     }
 
     /** The demo's directory holds runs and is none: compare names them. */
