@@ -35,28 +35,38 @@ public final class RunDirectory implements AutoCloseable {
 
     /** Creates and locks the directory of a new run; refuses one that holds anything. */
     public static RunDirectory create(Path dir) {
-        if (dir.toString().isBlank()) {
-            throw new FsilException("--out must name a directory for the run (it is created); got an empty path");
+        if (!dir.toString().isBlank() && Files.exists(dir.resolve(SPEC))) {
+            throw new FsilException("run directory " + dir + " already holds a run; resume it with 'fsil run "
+                    + "--resume " + dir + "' or choose another --out");
         }
-        if (Files.exists(dir) && !Files.isDirectory(dir)) {
-            throw new FsilException("cannot use " + dir + " as a run directory: it is a file");
-        }
-        if (Files.isDirectory(dir)) {
-            if (Files.exists(dir.resolve(SPEC))) {
-                throw new FsilException("run directory " + dir + " already holds a run; resume it with 'fsil run "
-                        + "--resume " + dir + "' or choose another --out");
-            }
-            if (!isEmpty(dir)) {
-                throw new FsilException("cannot use " + dir + " as a run directory: it is not empty and holds no run "
-                        + "(fsil writes a run only into a new or empty directory); choose another --out");
-            }
-        }
+        requireNewOrEmpty(dir, "a run");
         try {
             Files.createDirectories(dir);
         } catch (IOException e) {
             throw new FsilException("cannot create run directory " + dir + ": " + reason(e), e);
         }
         return lock(dir);
+    }
+
+    /**
+     * The rule for every directory fsil writes new results into (a run; a comparison): {@code --out} names a
+     * directory that does not exist (it is created) or is empty, so nothing of the user's is overwritten. Refuses,
+     * with one line, an empty path, a file, and a directory that holds anything; {@code what} names the results
+     * in the messages (e.g. "a run").
+     */
+    public static void requireNewOrEmpty(Path dir, String what) {
+        if (dir.toString().isBlank()) {
+            throw new FsilException("--out must name a directory for " + what + " (it is created); got an empty "
+                    + "path");
+        }
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            throw new FsilException("cannot write " + what + " into " + dir + ": it is a file");
+        }
+        if (Files.isDirectory(dir) && !isEmpty(dir)) {
+            throw new FsilException("cannot write " + what + " into " + dir + ": it is not empty (fsil writes "
+                    + what + " only into a new or empty directory, so that nothing there is overwritten); choose "
+                    + "another --out");
+        }
     }
 
     /** Locks the directory of an existing run (to resume it or rebuild its report). */

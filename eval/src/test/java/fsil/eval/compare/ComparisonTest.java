@@ -194,7 +194,7 @@ class ComparisonTest {
         assertTrue(c.friedmanLine().contains("needs at least two blocks"), c.friedmanLine());
 
         FsilException notRun = assertThrows(FsilException.class, () -> RunSet.load(List.of(a, tmp)));
-        assertTrue(notRun.getMessage().contains("is not a run directory"), notRun.getMessage());
+        assertTrue(notRun.getMessage().contains("is not a run; it holds the runs a/, b/"), notRun.getMessage());
         FsilException twice = assertThrows(FsilException.class, () -> RunSet.load(List.of(a, a)));
         assertTrue(twice.getMessage().contains("named twice"), twice.getMessage());
 
