@@ -18,13 +18,13 @@ jar=benchmarks/target/benchmarks.jar
 py=${PYTHON:-/usr/bin/python3}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-java -cp "$jar" fsil.methods.ppca.PpcaFitCpuTiming export "$dir" classes="$classes" per_class=600 dim=640
+java -cp "$jar" fsil.bench.ppca.PpcaFitCpuTiming export "$dir" classes="$classes" per_class=600 dim=640
 echo "# load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 for r in $(seq 1 "$rounds"); do
   if (( r % 2 )); then order="fsil numpy"; else order="numpy fsil"; fi
   for who in $order; do
     if [ "$who" = fsil ]; then
-      java -cp "$jar" fsil.methods.ppca.PpcaFitCpuTiming time "$dir" q=20 covariance=biased solver="$solver"
+      java -cp "$jar" fsil.bench.ppca.PpcaFitCpuTiming time "$dir" q=20 covariance=biased solver="$solver"
     else
       OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 "$py" benchmarks/numpy/ppca_fit_numpy.py "$dir" \
         q=20 dtype="$dtype" algo="$algo"

@@ -12,8 +12,10 @@ import java.util.function.Function;
 
 /**
  * The plugins of one kind (methods, datasets, protocols, metrics, benchmarks) by id, with the one validation
- * path every registration goes through: an id is lower-case letters, digits and '-'; two plugins may not share an
- * id; an unknown id is an error that lists the known ones and suggests the closest. Thread-safe.
+ * path every registration goes through: an id is a lower-case letter followed by lower-case letters, digits, '-'
+ * and '_' (metric names such as {@code episode_acc} use '_'; the conformance kit holds method ids to letters, digits
+ * and '-'); two plugins may not share an id; an unknown id is an error that lists the known ones and suggests the
+ * closest. Thread-safe.
  *
  * @param <T> the plugin interface
  */

@@ -17,7 +17,6 @@ import fsil.eval.protocol.ProtocolPlan;
 import fsil.eval.protocol.TaskRunner;
 import fsil.eval.metrics.Metric;
 import fsil.eval.protocol.TaskOutcome;
-import fsil.methods.baselines.NcmMethod;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -126,7 +125,8 @@ public class RunnerUnitBench {
                 "identity", 0, work.resolve("cache"));
         FewShotProtocol protocol = new FewShotProtocol();
         plan = protocol.plan(data, protocol.options(options(EPISODES)), RunSpec.DEFAULT_ORDER_SEED);
-        Method ncm = new NcmMethod();
+        // through the SPI, as the application finds it: eval's packages know no method at compile time
+        Method ncm = Registry.discover("method", Method.class, Method::id).get("ncm");
         capabilities = ncm.capabilities();
         learner = ncm.learner(ncm.defaults(), plan.background(0, Optional.empty()));
         Registry<Method> methods = new Registry<>("method", Method::id).register(ncm);

@@ -1,10 +1,10 @@
-package fsil.methods.ppca;
+package fsil.bench.ppca;
 
 import fsil.api.FeatureMatrix;
 import fsil.api.LabeledData;
-import fsil.api.SessionContext;
 import fsil.data.io.NpyReader;
 import fsil.data.io.NpyWriter;
+import fsil.methods.ppca.PpcaFitAccess;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -16,18 +16,21 @@ import java.util.Map;
 
 /**
  * The Java side of the fit comparison with the authors' numpy algorithm ({@code benchmarks/numpy/}): it writes the
- * power-law classes of {@link PpcaFitBench} as {@code features.npy} / {@code labels.npy}, and times fsil's fit of
- * the same file in CPU time of the one fitting thread (the session runs its class fits on the calling thread), so
- * that the numpy script can time its fit of identical data, alternating with this one.
+ * power-law classes of {@code fsil.methods.ppca.PpcaFitBench} as {@code features.npy} / {@code labels.npy}, and
+ * times fsil's fit of the same file in CPU time of the one fitting thread (the session runs its class fits on the
+ * calling thread), so that the numpy script can time its fit of identical data, alternating with this one.
  *
  * <pre>
- * java -cp benchmarks/target/benchmarks.jar fsil.methods.ppca.PpcaFitCpuTiming export DIR [classes=50 per_class=600 dim=640 alpha=1.0 seed=1]
- * java -cp benchmarks/target/benchmarks.jar fsil.methods.ppca.PpcaFitCpuTiming time DIR [q=20 solver=auto covariance=biased warmup=2 repeats=1]
+ * java -cp benchmarks/target/benchmarks.jar fsil.bench.ppca.PpcaFitCpuTiming export DIR [classes=50 per_class=600 dim=640 alpha=1.0 seed=1]
+ * java -cp benchmarks/target/benchmarks.jar fsil.bench.ppca.PpcaFitCpuTiming time DIR [q=20 solver=auto covariance=biased warmup=2 repeats=1]
  * </pre>
  *
  * {@code time} prints one line {@code fsil <solver> ms_cpu_per_class=... ms_wall_per_class=... classes=...} per
  * repeat, after {@code warmup} untimed fits of the whole file (JIT compilation), with the first class's three largest
  * eigenvalues (the numpy script prints its own: the two fits compute the same model).
+ *
+ * <p>It reads and writes the files with the data layer, so it lives in a package of the benchmarks' own, and reaches
+ * ppca's package-private session through {@link PpcaFitAccess}.
  */
 public final class PpcaFitCpuTiming {
     private PpcaFitCpuTiming() {
@@ -56,10 +59,7 @@ public final class PpcaFitCpuTiming {
         int dim = Integer.parseInt(o.getOrDefault("dim", "640"));
         double alpha = Double.parseDouble(o.getOrDefault("alpha", "1.0"));
         long seed = Long.parseLong(o.getOrDefault("seed", "1"));
-        // the PpcaFitBench model: 64 power-law directions per class, noise 0.05
-        SyntheticClasses gen = new SyntheticClasses(SyntheticClasses.Model.POWER_LAW, dim, 64, 1.0, 0.05, alpha, 1.0,
-                seed);
-        LabeledData data = gen.classes(0, classes, perClass, 0);
+        LabeledData data = PpcaFitAccess.powerLawClasses(classes, perClass, dim, alpha, seed);
         Files.createDirectories(dir);
         NpyWriter.writeFloat32(dir.resolve("features.npy"), data.features());
         NpyWriter.writeInt32(dir.resolve("labels.npy"), data.labels());
@@ -78,25 +78,19 @@ public final class PpcaFitCpuTiming {
         int repeats = Integer.parseInt(o.getOrDefault("repeats", "1"));
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         for (int w = 0; w < warmup; w++) {
-            fit(params, data);
+            PpcaFitAccess.fit(params, data);
         }
         for (int r = 0; r < repeats; r++) {
             long cpu0 = mx.getCurrentThreadCpuTime();
             long wall0 = System.nanoTime();
-            PpcaSession s = fit(params, data);
+            PpcaFitAccess.Fitted s = PpcaFitAccess.fit(params, data);
             long cpu = mx.getCurrentThreadCpuTime() - cpu0;
             long wall = System.nanoTime() - wall0;
-            double[] top = s.model(s.classes()[0]).variances;
+            double[] top = s.firstClassVariances();
             System.out.printf(Locale.ROOT, "fsil %s ms_cpu_per_class=%.3f ms_wall_per_class=%.3f classes=%d "
                             + "first_class_top3=[%.6f %.6f %.6f] krylov_dim_mean=%.1f%n", params.get("solver"),
                     cpu / 1e6 / classes, wall / 1e6 / classes, classes, top[0], top[1], top[2],
-                    s.diagnostics().get("krylov_dim_mean"));
+                    s.krylovDimMean());
         }
-    }
-
-    private static PpcaSession fit(Map<String, String> params, LabeledData data) {
-        PpcaSession s = BenchSupport.session(params, data.dimension(), 1, SessionContext.DIRECT);
-        s.learn(data);
-        return s;
     }
 }
