@@ -12,6 +12,7 @@ import fsil.data.Dataset;
 import fsil.data.Datasets;
 import fsil.eval.metrics.Metric;
 import fsil.eval.protocol.Protocol;
+import fsil.eval.run.EngineProvider;
 import fsil.eval.run.FeatureSource;
 import fsil.eval.run.Runner;
 
@@ -21,9 +22,9 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Guice assembly of the toolkit. Six plugin points, each a {@link Multibinder} filled with what
+ * Guice assembly of the toolkit. Seven plugin points, each a {@link Multibinder} filled with what
  * {@link java.util.ServiceLoader} finds on the class path plus what is registered here or by another module:
- * {@link Method}s, {@link Dataset}s, {@link Backbone}s, {@link Protocol}s, {@link Metric}s and {@link Benchmark}s. Each becomes a
+ * {@link Method}s, {@link Dataset}s, {@link Backbone}s, {@link Protocol}s, {@link Metric}s, engines ({@link EngineProvider}s) and {@link Benchmark}s. Each becomes a
  * {@link Registry} (one validation path: ids, duplicates, unknown ids with suggestions); {@link Plugins} holds
  * them.
  *
@@ -41,6 +42,7 @@ public final class FsilModule extends AbstractModule {
     private final List<Backbone> backbones = new ArrayList<>();
     private final List<Protocol> protocols = new ArrayList<>();
     private final List<Metric> metrics = new ArrayList<>();
+    private final List<EngineProvider> engines = new ArrayList<>();
     private FeatureSource features;
     private Path cacheDir;
 
@@ -78,6 +80,11 @@ public final class FsilModule extends AbstractModule {
         return this;
     }
 
+    public FsilModule withEngines(EngineProvider... more) {
+        engines.addAll(List.of(more));
+        return this;
+    }
+
     /** Where runs get their features (default: the dataset plugins through their backbones, kept in memory). */
     public FsilModule withFeatures(FeatureSource source) {
         this.features = source;
@@ -97,6 +104,7 @@ public final class FsilModule extends AbstractModule {
         plugins(Backbone.class, backbones);
         plugins(Protocol.class, protocols);
         plugins(Metric.class, metrics);
+        plugins(EngineProvider.class, engines);
         plugins(Benchmark.class, List.of());
     }
 
@@ -113,12 +121,13 @@ public final class FsilModule extends AbstractModule {
     @Provides
     @Singleton
     Plugins plugins(Set<Method> m, Set<Dataset> d, Set<Backbone> k, Set<Protocol> p, Set<Metric> s,
-                    Set<Benchmark> b) {
+                    Set<EngineProvider> e, Set<Benchmark> b) {
         return new Plugins(new Registry<>("method", Method::id).registerAll(m),
                 new Registry<>("dataset", Dataset::id).registerAll(d),
                 new Registry<>("backbone", Backbone::id).registerAll(k),
                 new Registry<>("protocol", Protocol::name).registerAll(p),
                 new Registry<>("metric", Metric::name).registerAll(s),
+                new Registry<>("engine", EngineProvider::id).registerAll(e),
                 new Registry<>("benchmark", Benchmark::id).registerAll(b));
     }
 

@@ -114,8 +114,8 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        Runner runner = Cli.injector(cache).getInstance(Runner.class).withEngine(Engines.create(engine,
-                engineOptions()));
+        Runner runner = Cli.injector(cache).getInstance(Runner.class).withEngine(Engines.create(
+                Cli.plugins().engines(), engine, engineOptions()));
         if (!quiet) {
             runner.withProgress(ConsoleProgress.of(spec.commandLine().getErr()));
         }

@@ -1,27 +1,33 @@
 package fsil.engine.spark;
 
-import fsil.api.FsilException;
+import fsil.api.Param;
+import fsil.api.Params;
 import fsil.eval.run.Engine;
 import fsil.eval.run.EngineProvider;
 
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 
 /**
- * {@code fsil run --engine spark [--master URL] [--engine-option NAME=VALUE ...]}. Options: {@code master};
- * {@code features} = auto (default: in-process for local masters, else broadcast), broadcast, shared (each executor
- * loads the datasets itself from a path every node reads) or in-process; {@code units-per-task} (default: about
- * sixteen tasks per executor core); {@code executor-cache} (the cache directory on executors, default the driver's).
- * Any other Spark setting comes from {@code -Dspark.NAME=VALUE} (FSIL_JAVA_OPTS) or spark-submit.
+ * {@code fsil run --engine spark [--master URL] [--engine-option NAME=VALUE ...]}, with the typed parameters
+ * {@code master}, {@code features}, {@code units-per-task} and {@code executor-cache} ({@code fsil engines} lists
+ * them). Any other Spark setting comes from {@code -Dspark.NAME=VALUE} (FSIL_JAVA_OPTS) or spark-submit.
  */
 public final class SparkEngineProvider implements EngineProvider {
-    static final Set<String> OPTIONS = Set.of("master", "features", "units-per-task", "executor-cache");
-    static final List<String> FEATURES = List.of("auto", "broadcast", "shared", "in-process");
+    /** Where executors get the datasets' features. */
+    public enum Features { AUTO, BROADCAST, SHARED, IN_PROCESS }
+
+    static final Param<String> MASTER = Param.text("master", "",
+            "the Spark master (--master): local[N], spark://host:7077, yarn, k8s://...; empty: Spark's default");
+    static final Param<Features> FEATURES = Param.option("features", Features.AUTO,
+            "auto (in-process for local masters, else broadcast), broadcast, shared (each executor loads the"
+                    + " datasets from a path every node reads) or in-process");
+    static final Param<Integer> UNITS_PER_TASK = Param.integer("units-per-task", 0, 0, Integer.MAX_VALUE,
+            "units per Spark task; 0: about sixteen tasks per executor core");
+    static final Param<String> EXECUTOR_CACHE = Param.text("executor-cache", "",
+            "the cache directory on executors; empty: the driver's");
 
     @Override
-    public String name() {
+    public String id() {
         return SparkEngine.NAME;
     }
 
@@ -32,35 +38,14 @@ public final class SparkEngineProvider implements EngineProvider {
     }
 
     @Override
-    public Engine create(Map<String, String> options) {
-        Map<String, String> o = new HashMap<>(options);
-        for (String k : o.keySet()) {
-            if (!OPTIONS.contains(k)) {
-                throw new FsilException("the spark engine has no option '" + k + "' (options: master, features, "
-                        + "units-per-task, executor-cache; Spark settings go in -Dspark.NAME=VALUE)");
-            }
-        }
-        String features = o.getOrDefault("features", "auto");
-        if (!FEATURES.contains(features)) {
-            throw new FsilException("engine option features must be one of " + String.join(", ", FEATURES)
-                    + ", got '" + features + "'");
-        }
-        int per = 0;
-        if (o.containsKey("units-per-task")) {
-            try {
-                per = Integer.parseInt(o.get("units-per-task"));
-            } catch (NumberFormatException e) {
-                per = -1;
-            }
-            if (per < 1) {
-                throw new FsilException("engine option units-per-task must be a positive integer, got '"
-                        + o.get("units-per-task") + "'");
-            }
-        }
-        String master = o.get("master");
-        if (master != null && master.isBlank()) {
-            throw new FsilException("--master is empty: give e.g. local[2] or spark://host:7077");
-        }
-        return new SparkEngine(master, features, per, o.get("executor-cache"));
+    public List<Param<?>> parameters() {
+        return List.of(MASTER, FEATURES, UNITS_PER_TASK, EXECUTOR_CACHE);
+    }
+
+    @Override
+    public Engine create(Params p) {
+        String cache = p.get(EXECUTOR_CACHE);
+        return new SparkEngine(p.get(MASTER).isBlank() ? null : p.get(MASTER), Param.text(p.get(FEATURES)),
+                p.get(UNITS_PER_TASK), cache.isBlank() ? null : cache);
     }
 }

@@ -166,11 +166,12 @@ class SparkLocalEngineTest {
         Summaries.Result bad = fsil(spark(run(tmp.resolve("x"), "--methods", "ncm", "--datasets", "digits",
                 "--protocol", "fewshot"), "local[2]", "features=everywhere"));
         assertEquals(2, bad.code());
-        assertTrue(bad.err().contains("engine option features must be one of auto, broadcast, shared, in-process"),
-                bad.err());
+        assertTrue(bad.err().contains("parameter 'features' got 'everywhere', expected one of [auto, broadcast, shared,"
+                + " in-process]"), bad.err());
         Summaries.Result unknown = fsil(spark(run(tmp.resolve("y"), "--methods", "ncm", "--datasets", "digits",
                 "--protocol", "fewshot"), "local[2]", "cores=3"));
-        assertTrue(unknown.err().contains("the spark engine has no option 'cores'"), unknown.err());
+        assertTrue(unknown.err().contains("engine spark has no parameter 'cores'")
+                && unknown.err().contains("units-per-task"), unknown.err());
     }
 
     /** What executors get by broadcast is the driver's data, bit for bit. */

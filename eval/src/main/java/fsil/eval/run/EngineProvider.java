@@ -1,25 +1,21 @@
 package fsil.eval.run;
 
-import java.util.Map;
+import fsil.api.Params;
+import fsil.api.Plugin;
 
 /**
- * A pluggable engine, found by {@link java.util.ServiceLoader} (register the class in
- * {@code META-INF/services/fsil.eval.run.EngineProvider}): {@code fsil run --engine NAME} uses the provider of that
- * name. {@code local} is built in.
+ * An engine plugin, found by {@link java.util.ServiceLoader} like every other kind (register the class in
+ * {@code META-INF/services/fsil.eval.run.EngineProvider}): {@code fsil run --engine ID} uses the provider of that id,
+ * with typed parameters from {@code --master URL} (the parameter {@code master}) and {@code --engine-option
+ * NAME=VALUE}; {@code fsil engines} lists them. {@code local} is built in.
  */
-public interface EngineProvider {
+public interface EngineProvider extends Plugin {
 
-    /** The name {@code --engine} takes. */
-    String name();
+    @Override
+    default String kind() {
+        return "engine";
+    }
 
-    /** One line for help texts. */
-    String description();
-
-    /**
-     * An engine for one run.
-     *
-     * @param options engine options by name ({@code master} for {@code --master}, others from
-     *                {@code --engine-option NAME=VALUE}); unknown names are errors
-     */
-    Engine create(Map<String, String> options);
+    /** An engine for one run, with resolved parameters ({@link #params(java.util.Map)}). */
+    Engine create(Params params);
 }

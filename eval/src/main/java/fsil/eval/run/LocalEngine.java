@@ -20,6 +20,24 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class LocalEngine implements Engine {
     public static final String NAME = "local";
 
+    /** The {@code local} engine plugin: no parameters ({@code --threads} is the run's). */
+    public static final class Provider implements EngineProvider {
+        @Override
+        public String id() {
+            return NAME;
+        }
+
+        @Override
+        public String description() {
+            return "the units on a thread pool of this process (--threads)";
+        }
+
+        @Override
+        public Engine create(fsil.api.Params params) {
+            return new LocalEngine();
+        }
+    }
+
     @Override
     public String name() {
         return NAME;
