@@ -3,6 +3,7 @@ package fsil.eval.metrics;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import fsil.api.FsilException;
 import fsil.api.Prediction;
 import fsil.core.calibration.ScoringRules;
 import fsil.core.calibration.TemperatureScaling;
@@ -191,30 +192,6 @@ public final class CalibrationMetrics {
             };
         }
 
-        /**
-         * The gaps of a stored unit, in units of 2^-32. Rows written before the gaps were stored hold the exact
-         * confidence sums ({@code confidence} + {@code confidence_err}) and the correct counts instead; their gaps
-         * are rebuilt from those (to within 2^-32 per micro-bin).
-         */
-        static long[] gaps(JsonNode unit) {
-            JsonNode g = unit.get("gap");
-            long[] out = new long[unit.get("bin").size()];
-            if (g != null) {
-                for (int i = 0; i < out.length; i++) {
-                    out[i] = g.get(i).asLong();
-                }
-                return out;
-            }
-            JsonNode hi = unit.get("confidence");
-            JsonNode lo = unit.get("confidence_err");
-            JsonNode ok = unit.get("correct");
-            for (int i = 0; i < out.length; i++) {
-                double confidence = hi.get(i).asDouble() + lo.get(i).asDouble();
-                out[i] = ok.get(i).asLong() * (long) UNIT - Math.round(confidence * UNIT);
-            }
-            return out;
-        }
-
         /** The equal-mass ECE of the pooled micro-bins of a group's units; NaN without predictions. */
         public static double adaptiveEce(List<JsonNode> units) {
             long[] count = new long[MICRO_BINS];
@@ -228,11 +205,15 @@ public final class CalibrationMetrics {
             for (JsonNode u : units) {
                 JsonNode bin = u.get("bin");
                 JsonNode n = u.get("n");
-                long[] g = gaps(u);
+                JsonNode g = u.get("gap");
+                if (g == null) {
+                    throw new FsilException("a calibration_fine value without gaps: units.csv rows of the micro-bin "
+                            + "encoding before commit 5096290 (2026-11-26) are no longer read; re-run them");
+                }
                 for (int i = 0; i < bin.size(); i++) {
                     int m = bin.get(i).asInt();
                     count[m] += n.get(i).asLong();
-                    gap[m] = Math.addExact(gap[m], g[i]);
+                    gap[m] = Math.addExact(gap[m], g.get(i).asLong());
                 }
             }
         }

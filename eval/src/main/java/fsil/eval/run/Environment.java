@@ -6,11 +6,18 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /** What a run ran on: fsil version, git commit, JDK, cores, memory. Written to {@code environment.json}. */
 public final class Environment {
+    /** What {@code git_commit} and {@code git_dirty} say when git is absent, slow or not in a repository. */
+    public static final String UNKNOWN = "unknown";
+    private static final long GIT_TIMEOUT_SECONDS = 5;
+
     private Environment() {
     }
 
@@ -20,9 +27,11 @@ public final class Environment {
     }
 
     public static Map<String, Object> describe() {
+        Path dir = Paths.get("").toAbsolutePath();
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("fsil_version", version());
-        m.put("git_commit", gitCommit(Paths.get("").toAbsolutePath()));
+        m.put("git_commit", gitCommit(dir));
+        m.put("git_dirty", gitDirty(dir));
         m.put("java_version", System.getProperty("java.version"));
         m.put("java_vendor", System.getProperty("java.vendor"));
         m.put("java_vm", System.getProperty("java.vm.name"));
@@ -34,55 +43,52 @@ public final class Environment {
         return m;
     }
 
-    /** The commit of the enclosing git checkout (read from .git, no process), or "unknown". */
-    static String gitCommit(Path start) {
-        for (Path p = start; p != null; p = p.getParent()) {
-            Path git = p.resolve(".git");
-            try {
-                if (Files.isRegularFile(git)) {
-                    // a worktree: "gitdir: <path>"
-                    String s = Files.readString(git, StandardCharsets.UTF_8).trim();
-                    if (s.startsWith("gitdir:")) {
-                        git = p.resolve(s.substring(7).trim());
-                    }
-                }
-                if (Files.isDirectory(git)) {
-                    String head = Files.readString(git.resolve("HEAD"), StandardCharsets.UTF_8).trim();
-                    if (!head.startsWith("ref:")) {
-                        return head;
-                    }
-                    String ref = head.substring(4).trim();
-                    for (Path dir = git; dir != null; dir = commonDir(dir)) {
-                        Path r = dir.resolve(ref);
-                        if (Files.exists(r)) {
-                            return Files.readString(r, StandardCharsets.UTF_8).trim();
-                        }
-                        Path packed = dir.resolve("packed-refs");
-                        if (Files.exists(packed)) {
-                            for (String line : Files.readAllLines(packed, StandardCharsets.UTF_8)) {
-                                if (line.endsWith(" " + ref)) {
-                                    return line.substring(0, line.indexOf(' '));
-                                }
-                            }
-                        }
-                        if (dir.equals(commonDir(dir))) {
-                            break;
-                        }
-                    }
-                    return "unknown";
-                }
-            } catch (IOException e) {
-                return "unknown";
-            }
-        }
-        return "unknown";
+    /** The commit checked out in the git repository around {@code dir} ({@code git rev-parse HEAD}), or "unknown". */
+    static String gitCommit(Path dir) {
+        String out = git(dir, "rev-parse", "HEAD");
+        return out == null || out.isBlank() ? UNKNOWN : out.trim();
     }
 
-    private static Path commonDir(Path gitDir) throws IOException {
-        Path c = gitDir.resolve("commondir");
-        if (Files.exists(c)) {
-            return gitDir.resolve(Files.readString(c, StandardCharsets.UTF_8).trim()).normalize();
+    /** "true" when {@code git status --porcelain} lists changes, "false" when it lists none, or "unknown". */
+    static String gitDirty(Path dir) {
+        String out = git(dir, "status", "--porcelain");
+        return out == null ? UNKNOWN : Boolean.toString(!out.isBlank());
+    }
+
+    /**
+     * The standard output of {@code git -C dir args...}, or null when git is absent, fails or takes longer than
+     * {@value #GIT_TIMEOUT_SECONDS} s. The output goes to a temporary file, so a long one cannot block git.
+     */
+    private static String git(Path dir, String... args) {
+        List<String> command = new ArrayList<>(List.of("git", "-C", dir.toString()));
+        command.addAll(List.of(args));
+        Path out = null;
+        Process p = null;
+        try {
+            out = Files.createTempFile("fsil-git", ".out");
+            p = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+            p.getOutputStream().close(); // git reads nothing
+            if (!p.waitFor(GIT_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                return null;
+            }
+            return p.exitValue() == 0 ? Files.readString(out, StandardCharsets.UTF_8) : null;
+        } catch (IOException e) {
+            return null; // no git on the PATH, or no temporary file
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        } finally {
+            if (p != null && p.isAlive()) {
+                p.destroyForcibly();
+            }
+            if (out != null) {
+                try {
+                    Files.deleteIfExists(out);
+                } catch (IOException ignored) {
+                    // a leftover temporary file
+                }
+            }
         }
-        return null;
     }
 }

@@ -2,10 +2,7 @@ package fsil.eval.store;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.core.StreamReadFeature;
-import com.fasterxml.jackson.core.StreamWriteFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import fsil.api.FsilException;
 import fsil.data.io.AtomicFiles;
@@ -39,14 +36,7 @@ public final class UnitStore implements AutoCloseable {
     public static final String FILE = "units.csv";
     static final String[] HEADER = {"method", "method_id", "dataset", "protocol", "setting", "unit", "first_task",
             "tasks", "order_seed", "train_seed", "status", "error", "seconds", "metrics", "crc"};
-    /**
-     * Doubles written as the shortest decimal that reads back to the same double (Schubfach) and parsed with a
-     * correctly rounded parser: the same values as Double.toString/parseDouble, several times faster on JDK 17.
-     */
-    private static final ObjectMapper JSON = JsonMapper.builder()
-            .enable(StreamWriteFeature.USE_FAST_DOUBLE_WRITER)
-            .enable(StreamReadFeature.USE_FAST_DOUBLE_PARSER)
-            .build();
+    private static final ObjectMapper JSON = new ObjectMapper();
     private static final long FORCE_NANOS = 1_000_000_000L;
 
     private final Path file;

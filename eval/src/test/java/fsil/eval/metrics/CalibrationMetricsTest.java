@@ -114,49 +114,6 @@ class CalibrationMetricsTest {
         }
     }
 
-    /** A unit as rows stored before the gaps were: exact confidence sums and correct counts per micro-bin. */
-    static JsonNode legacyMicroBins(List<TaskOutcome> tasks) {
-        int bins = CalibrationMetrics.AdaptiveCalibration.MICRO_BINS;
-        long[] count = new long[bins];
-        long[] correct = new long[bins];
-        ExactSum[] conf = new ExactSum[bins];
-        for (TaskOutcome t : tasks) {
-            double[] c = t.prediction().confidences();
-            int[] labels = t.prediction().labels();
-            for (int i = 0; i < c.length; i++) {
-                int m = CalibrationMetrics.AdaptiveCalibration.microBin(c[i]);
-                count[m]++;
-                correct[m] += labels[i] == t.truth()[i] ? 1 : 0;
-                conf[m] = conf[m] == null ? new ExactSum() : conf[m];
-                conf[m].add(c[i]);
-            }
-        }
-        var o = Values.JSON.objectNode();
-        for (int m = 0; m < bins; m++) {
-            if (count[m] > 0) {
-                o.withArray("bin").add(m);
-                o.withArray("n").add(count[m]);
-                var sum = conf[m].toJson();
-                o.withArray("confidence").add(sum.get(0).asDouble());
-                o.withArray("confidence_err").add(sum.get(1).asDouble());
-                o.withArray("correct").add(correct[m]);
-            }
-        }
-        return o;
-    }
-
-    @Test
-    void rowsStoredBeforeTheGapsGiveTheSameAdaptiveEce() {
-        for (long seed = 1; seed <= 5; seed++) {
-            List<TaskOutcome> tasks = clustered(seed, 40, 75, 5);
-            double now = CalibrationMetrics.AdaptiveCalibration.adaptiveEce(
-                    List.of(new CalibrationMetrics.AdaptiveCalibration().measure(tasks)));
-            double legacy = CalibrationMetrics.AdaptiveCalibration.adaptiveEce(List.of(legacyMicroBins(tasks)));
-            assertEquals(now, legacy, 1e-9, "seed " + seed);
-            assertTrue(now > 0);
-        }
-    }
-
     @Test
     void theTemperatureOfTheNllCurveIsTheGoldenSectionFit() {
         for (double sharpen : new double[]{0.25, 1, 3}) {

@@ -24,7 +24,7 @@ class Fig5OrderingSlowTest {
     void strategiesOrderAsInFigure5() {
         int classes = 50;
         SyntheticClasses gen = new SyntheticClasses(64, 16, 1.2, 1.0, 3, 1);
-        int[] all = IncrementalTrainingBenchmark.classIds(classes);
+        int[] all = java.util.stream.IntStream.range(0, classes).toArray();
         LabeledData train = gen.sample(all, 50, 0);
         LabeledData test = gen.sample(all, 30, 1);
         int[] order = RandomStreams.permutation(classes, RandomStreams.create(RandomStreams.derive(1, "order")));

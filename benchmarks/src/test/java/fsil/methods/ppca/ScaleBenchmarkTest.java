@@ -2,28 +2,17 @@ package fsil.methods.ppca;
 
 import fsil.api.FsilException;
 import fsil.core.bench.BenchResult;
-import fsil.core.bench.Benchmark;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Map;
-import java.util.ServiceLoader;
-import java.util.Set;
-import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** {@code ppca-scale} is registered, returns its two-row table at a tiny size and rejects unknown or bad options. */
+/** {@code ppca-scale} returns its two-row table at a tiny size and rejects unknown or bad options. */
 class ScaleBenchmarkTest {
-
-    @Test
-    void registered() {
-        Set<String> ids = ServiceLoader.load(Benchmark.class).stream().map(p -> p.get().id())
-                .collect(Collectors.toSet());
-        assertEquals(Set.of("ppca-scale"), ids);
-    }
 
     @Test
     void tinyRunReturnsPpcaAndReferenceRows() {

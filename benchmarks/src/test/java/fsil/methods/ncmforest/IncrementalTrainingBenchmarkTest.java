@@ -7,26 +7,16 @@ import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Map;
-import java.util.ServiceLoader;
-import java.util.Set;
-import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** {@code ncmf-incremental} is registered, returns one row per strategy on a tiny stream and rejects bad options. */
+/** {@code ncmf-incremental} returns one row per strategy on a tiny stream and rejects bad options. */
 class IncrementalTrainingBenchmarkTest {
 
     private static final Map<String, String> TINY = Map.of("classes", "6", "dim", "4", "per_class", "20",
             "test_per_class", "5", "trees", "2", "warmup", "0");
-
-    @Test
-    void registered() {
-        Set<String> ids = ServiceLoader.load(Benchmark.class).stream().map(p -> p.get().id())
-                .collect(Collectors.toSet());
-        assertEquals(Set.of("ncmf-incremental"), ids);
-    }
 
     @Test
     void tinyRunReturnsAStrategyTableAgainstRetrain() {

@@ -2,28 +2,17 @@ package fsil.methods.gptree;
 
 import fsil.api.InvalidParameterException;
 import fsil.core.bench.BenchResult;
-import fsil.core.bench.Benchmark;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Map;
-import java.util.ServiceLoader;
-import java.util.Set;
-import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** {@code gptree-classes-sweep} is registered and returns one row per tree variant at a tiny size. */
+/** {@code gptree-classes-sweep} returns one row per tree variant at a tiny size. */
 class ClassesSweepBenchmarkTest {
-
-    @Test
-    void registered() {
-        Set<String> ids = ServiceLoader.load(Benchmark.class).stream().map(p -> p.get().id())
-                .collect(Collectors.toSet());
-        assertEquals(Set.of("gptree-classes-sweep"), ids);
-    }
 
     @Test
     void tinyRunReturnsOneRowPerVariant() {
