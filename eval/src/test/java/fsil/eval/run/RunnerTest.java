@@ -297,6 +297,61 @@ public class RunnerTest {
         assertEquals(before, Files.readString(dir.resolve(Runner.UNITS)), "the refused resumes changed nothing");
     }
 
+    /** A dataset name with a line break (a directory's name) is stored losslessly: resume takes the run's own rows. */
+    @Test
+    void aDatasetNameWithALineBreakIsStoredLosslesslyAndResumes(@TempDir Path tmp) throws IOException {
+        String name = "dir:/data/my\nfeatures\r\nv2";
+        Runner r = new Runner(TestPlugins.methods(), TestPlugins.protocols(), TestPlugins.metrics(),
+                (n, backbone, seed, cache) -> TOY, Path.of("target", "test-cache"));
+        Path dir = tmp.resolve("run");
+        RunSpec spec = new RunSpec(VariantSpec.parseList("ncm,knn"), List.of(name), "identity", "fewshot",
+                episodes(12, 4), 1993, 0, 1, 1);
+        Runner.Outcome o = r.run(spec, dir);
+        UnitStore.Contents c = UnitStore.read(dir.resolve(Runner.UNITS));
+        assertEquals(List.of(), c.invalid());
+        assertEquals(o.records().stream().map(UnitStore::encode).toList(),
+                c.rows().stream().map(UnitStore::encode).toList(), "rows read back as written");
+        assertTrue(c.rows().stream().allMatch(x -> x.dataset().equals(name)));
+        Runner.Outcome again = r.resume(dir, 1);
+        assertEquals(0, again.ranNow(), "the run's own rows are taken");
+        assertEquals(List.of(), again.dropped());
+        assertRebuildsIdentically(dir);
+    }
+
+    /**
+     * units.csv emptied or cut off within its header (a crash before the first row reached the disk, or a machine
+     * crash that left a block of zeros): resume and report recover what is valid and say what was dropped.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"empty", "header-cut", "header-without-newline",
+            "zeros", "header-and-torn-row"})
+    void anEmptyOrCutOffStoreIsRecomputed(String how, @TempDir Path tmp) throws IOException {
+        Path full = tmp.resolve("full");
+        runner(TOY).run(spec("ncm,knn", "fewshot", episodes(12, 4), 1), full);
+        Path dir = tmp.resolve("cut");
+        runner(TOY).run(spec("ncm,knn", "fewshot", episodes(12, 4), 1), dir);
+        Path units = dir.resolve(Runner.UNITS);
+        List<String> lines = Files.readAllLines(units);
+        String header = lines.get(0);
+        switch (how) {
+            case "empty" -> Files.writeString(units, "");
+            case "header-cut" -> Files.writeString(units, header.substring(0, 20));
+            case "header-without-newline" -> Files.writeString(units, header);
+            case "zeros" -> Files.write(units, new byte[4096]);
+            default -> Files.writeString(units, header + "\n" + lines.get(1).substring(0, 30));
+        }
+        List<UnitStore.Invalid> invalid = Report.rebuild(dir, metrics());
+        assertEquals(how.equals("empty") ? 0 : 1, invalid.size(), invalid.toString());
+        Runner.Outcome o = runner(TOY).resume(dir, 1);
+        assertEquals(6, o.ranNow());
+        assertEquals(invalid, o.dropped());
+        assertEquals(stableSummary(full), stableSummary(dir));
+        UnitStore.Contents c = UnitStore.read(units);
+        assertEquals(List.of(), c.invalid());
+        assertEquals(6, c.rows().size());
+        assertRebuildsIdentically(dir);
+    }
+
     /** Duplicate rows (a second process, a copied line) are dropped once; n and the mean stay those of the plan. */
     @Test
     void duplicateRowsAreDroppedNotCounted(@TempDir Path tmp) throws IOException {
