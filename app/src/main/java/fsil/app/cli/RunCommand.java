@@ -238,6 +238,7 @@ final class RunCommand implements Callable<Integer> {
             tree.put("backbone_seed", backboneSeed);
         }
         if (threads != null) {
+            RunSpec.threads(tree, where); // the file's value is checked even where the flag overrides it
             tree.put("threads", threads);
         }
         if (!tree.has("methods") || !tree.has("datasets") || !tree.has("protocol")) {

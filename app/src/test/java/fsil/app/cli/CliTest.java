@@ -216,6 +216,22 @@ class CliTest {
         assertFalse(Files.exists(tmp.resolve("r")), "nothing written");
     }
 
+    /** Run-file values a flag overrides are still checked; an empty --calibrate is an error, not the default. */
+    @Test
+    void runFileValuesAreCheckedEvenWhenAFlagOverridesThem(@TempDir Path tmp) throws Exception {
+        Path file = tmp.resolve("run.yaml");
+        Files.writeString(file, "methods: ncm\ndatasets: digits\nprotocol: fewshot\nthreads: 0\n");
+        Result r = run("run", "--run-file", file.toString(), "--threads", "1", "--out", tmp.resolve("a").toString(),
+                "--quiet");
+        assertEquals(2, r.code(), r.out());
+        assertTrue(r.err().startsWith("error: " + file + ": 'threads' must be an integer between 1 and"), r.err());
+        Result empty = run("run", "--methods", "ncm", "--datasets", "digits", "--protocol", "fewshot", "--calibrate",
+                "", "--out", tmp.resolve("b").toString(), "--quiet");
+        assertEquals(2, empty.code());
+        assertTrue(empty.err().contains("'calibrate' must be one of none, temperature, got ''"), empty.err());
+        assertFalse(Files.exists(tmp.resolve("a")) || Files.exists(tmp.resolve("b")));
+    }
+
     static String[] concat(String[] a, String[] b) {
         String[] r = java.util.Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, r, a.length, b.length);
