@@ -121,6 +121,26 @@ class SelectionTest {
                 .map(r -> r.metric("episode_acc").toString() + r.metric("calibration")).toList();
     }
 
+    /**
+     * The selection metric is checked before any work: an unknown name, a cost (time, memory) rather than a score,
+     * or a score the protocol does not measure would otherwise end a whole selection run with an error and leave a
+     * directory that cannot be resumed.
+     */
+    @Test
+    void aSelectionMetricThatIsNoScoreIsRefusedBeforeAnyWork(@TempDir Path tmp) {
+        Runner runner = RunnerTest.runner(data(false));
+        Map<String, String> bad = Map.of("fit_s", "not a score", "predict_s", "not a score", "memory_bytes",
+                "not a score", "accuracy", "unknown", "final_acc", "not measured by protocol fewshot");
+        for (Map.Entry<String, String> e : bad.entrySet()) {
+            Path dir = tmp.resolve(e.getKey());
+            FsilException ex = assertThrows(FsilException.class, () -> runner.run(spec("ncm,knn",
+                    Map.of("ncm.scale", List.of("1", "2")), e.getKey()), dir));
+            assertTrue(ex.getMessage().contains(e.getValue()) && ex.getMessage().contains("episode_acc, ece"),
+                    ex.getMessage());
+            assertFalse(Files.exists(dir), "nothing was written for " + e.getKey());
+        }
+    }
+
     @Test
     void badSelectionsAreRefusedBeforeAnyWork(@TempDir Path tmp) {
         Runner runner = RunnerTest.runner(data(false));
