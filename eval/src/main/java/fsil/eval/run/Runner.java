@@ -99,7 +99,7 @@ public final class Runner {
             for (UnitRecord r : records) {
                 if (!r.ok()) {
                     String message = r.error().replaceFirst("^task \\d+: ", "");
-                    String key = r.method() + "\n" + message.replaceAll("\\d+", "#");
+                    String key = r.method() + "\n" + message.replaceAll(NUMBER, "#");
                     first.putIfAbsent(key, r.method() + ": " + message);
                     count.merge(key, r.tasks(), Integer::sum);
                 }
@@ -109,6 +109,9 @@ public final class Runner {
             return out;
         }
     }
+
+    /** A number in a message, with its sign, decimals and exponent: -3, 0.25 and 1e-9 are one "#". */
+    private static final String NUMBER = "[-+]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?";
 
     /** Resolves and validates a spec, loading its data (nothing is written). */
     public RunPlan plan(RunSpec spec) {

@@ -352,6 +352,22 @@ public class RunnerTest {
         assertRebuildsIdentically(dir);
     }
 
+    /** Reasons that differ only in a number (negative, decimal, exponent) are one reason. */
+    @Test
+    void failureReasonsThatDifferOnlyInANumberAreOne() {
+        List<UnitRecord> rows = new ArrayList<>();
+        String[] errors = {"task 3: IllegalArgumentException: lambda must be positive, got -3",
+                "IllegalArgumentException: lambda must be positive, got 4", "task 12: IllegalArgumentException: "
+                + "lambda must be positive, got -0.25", "IllegalArgumentException: lambda must be positive, got 1e-9"};
+        for (int i = 0; i < errors.length; i++) {
+            rows.add(new UnitRecord("ppca", "ppca", "toy", "fewshot", "s", i, i, 1, 1993, 0, UnitRecord.FAILED,
+                    errors[i], 0.1, null));
+        }
+        Runner.Outcome o = new Runner.Outcome(Path.of("x"), rows, 4, List.of());
+        assertEquals(List.of("ppca: IllegalArgumentException: lambda must be positive, got -3 (4 tasks)"),
+                o.failureReasons());
+    }
+
     /** Duplicate rows (a second process, a copied line) are dropped once; n and the mean stay those of the plan. */
     @Test
     void duplicateRowsAreDroppedNotCounted(@TempDir Path tmp) throws IOException {
