@@ -155,6 +155,7 @@ public final class Runner {
             }
             RunPlan plan = plan(spec);
             checkData(run, plan, config);
+            checkParameters(run, plan, config);
             plan = calibrate(select(plan, run), run);
             UnitStore.Contents stored = UnitStore.read(run.resolve(UNITS));
             List<String> foreign = new ArrayList<>();
@@ -176,6 +177,41 @@ public final class Runner {
                 UnitStore.rewrite(run.resolve(UNITS), stored.rows());
             }
             return execute(plan, run, stored.invalid());
+        }
+    }
+
+    /**
+     * A resumed run must plan each variant with the parameters its rows were made with: config.json records every
+     * parameter as resolved when the run started (defaults included), so an edited spec.json, or a default that
+     * changed between fsil versions, is refused rather than mixed into the numbers under the same label.
+     */
+    static void checkParameters(RunDirectory run, RunPlan plan, JsonNode config) {
+        JsonNode saved = config == null ? null : config.get("methods");
+        if (saved == null || !saved.isArray()) {
+            return; // nothing recorded to compare with
+        }
+        Map<String, JsonNode> now = new LinkedHashMap<>();
+        plan.config().get("methods").forEach(v -> now.put(v.path("label").asText(), v.path("params")));
+        for (JsonNode v : saved) {
+            String label = v.path("label").asText();
+            JsonNode current = now.get(label);
+            if (current == null) {
+                continue; // not planned now: its rows are refused as rows of another plan
+            }
+            Set<String> names = new java.util.LinkedHashSet<>();
+            v.path("params").fieldNames().forEachRemaining(names::add);
+            current.fieldNames().forEachRemaining(names::add);
+            for (String name : names) {
+                JsonNode was = v.path("params").get(name);
+                JsonNode is = current.get(name);
+                if (was == null || is == null || !was.asText().equals(is.asText())) {
+                    throw new FsilException("cannot resume " + run.path() + ": variant '" + label + "' ran with "
+                            + (was == null ? "no parameter " + name : name + "=" + was.asText()) + ", and this fsil "
+                            + "resolves " + (is == null ? "no parameter " + name : name + "=" + is.asText())
+                            + " (spec.json was edited, or a default changed since the run started); resuming would "
+                            + "mix numbers of different parameters. Start a new run with another --out");
+                }
+            }
         }
     }
 

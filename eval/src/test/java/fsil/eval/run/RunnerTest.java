@@ -297,6 +297,42 @@ public class RunnerTest {
         assertEquals(before, Files.readString(dir.resolve(Runner.UNITS)), "the refused resumes changed nothing");
     }
 
+    /**
+     * A variant's resolved parameters are part of its rows: spec.json edited to other parameters under the same
+     * label, or a default that changed between fsil versions (config.json records the parameters resolved when the
+     * run started), is refused, naming the variant and the parameter, old value against new.
+     */
+    @Test
+    void resumeRefusesRowsMadeWithOtherParametersUnderTheSameLabel(@TempDir Path tmp) throws IOException {
+        Path dir = tmp.resolve("run");
+        runner(TOY).run(spec("a:ncm[scale=2],knn", "fewshot", episodes(8, 4), 1), dir);
+        Path specFile = dir.resolve(Runner.SPEC);
+        Path configFile = dir.resolve(Runner.CONFIG);
+        String spec = Files.readString(specFile);
+        String config = Files.readString(configFile);
+        String units = Files.readString(dir.resolve(Runner.UNITS));
+
+        Files.writeString(specFile, spec.replace("a:ncm[scale=2]", "a:ncm[scale=3]"));
+        FsilException edited = assertThrows(FsilException.class, () -> runner(TOY).resume(dir, 1));
+        assertTrue(edited.getMessage().contains("variant 'a'") && edited.getMessage().contains("scale=2.0")
+                && edited.getMessage().contains("scale=3.0"), edited.getMessage());
+        assertFalse(edited.getMessage().contains("\n"), "one line");
+
+        // as an earlier fsil whose knn defaulted to scale=0.5 wrote config.json: today's default is another number
+        Files.writeString(specFile, spec);
+        assertTrue(config.contains("\"scale\" : \"1.0\""), config);
+        int knn = config.indexOf("\"label\" : \"knn\"");
+        Files.writeString(configFile, config.substring(0, knn) + config.substring(knn)
+                .replaceFirst("\"scale\" : \"1.0\"", "\"scale\" : \"0.5\""));
+        FsilException changed = assertThrows(FsilException.class, () -> runner(TOY).resume(dir, 1));
+        assertTrue(changed.getMessage().contains("variant 'knn'") && changed.getMessage().contains("scale=0.5")
+                && changed.getMessage().contains("scale=1.0"), changed.getMessage());
+
+        Files.writeString(configFile, config);
+        assertEquals(0, runner(TOY).resume(dir, 1).ranNow());
+        assertEquals(units, Files.readString(dir.resolve(Runner.UNITS)), "the refused resumes changed nothing");
+    }
+
     /** A dataset name with a line break (a directory's name) is stored losslessly: resume takes the run's own rows. */
     @Test
     void aDatasetNameWithALineBreakIsStoredLosslesslyAndResumes(@TempDir Path tmp) throws IOException {
