@@ -149,12 +149,21 @@ final class RunCommand implements Callable<Integer> {
         return sb.toString();
     }
 
-    /** The headline, the counts, each distinct failure once; exit code 3 when units failed. */
+    /**
+     * The headline, the counts and the rows dropped, the run's notes and each distinct failure once, whether or not
+     * progress is shown; exit code 3 when units failed.
+     */
     static int printOutcome(PrintWriter out, PrintWriter err, Runner.Outcome o) {
         out.println(Headline.text(o.records()));
-        out.printf("%d tasks in %d units (%d units run now), %d tasks failed. Report: %s%n", o.tasks(),
-                o.records().size(), o.ranNow(), o.failedTasks(), o.dir().resolve(Report.HTML));
+        String dropped = o.dropped().isEmpty() ? "" : "; " + Runner.count(o.dropped().size(), "invalid row") + " of "
+                + Runner.UNITS + " dropped and recomputed";
+        out.printf("%s in %s (%s run now%s), %s failed. Report: %s%n", Runner.count(o.tasks(), "task"),
+                Runner.count(o.records().size(), "unit"), Runner.count(o.ranNow(), "unit"), dropped,
+                Runner.count(o.failedTasks(), "task"), o.dir().resolve(Report.HTML));
         out.flush();
+        for (String note : o.notes()) {
+            err.println(note);
+        }
         for (String reason : o.failureReasons()) {
             err.println("failed: " + reason);
         }

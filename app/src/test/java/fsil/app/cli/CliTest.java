@@ -100,7 +100,7 @@ class CliTest {
         assertTrue(Files.readString(dir.resolve("report.html")).contains("1 invalid row(s)"));
         Result resumed = run("run", "--resume", dir.toString(), "--quiet");
         assertEquals(0, resumed.code(), resumed.err());
-        assertTrue(resumed.out().contains("(1 units run now)"), resumed.out());
+        assertTrue(resumed.out().contains("20 tasks in 4 units (1 unit run now"), resumed.out());
         assertEquals(0, run("report", dir.toString()).code());
         Result notARun = run("report", tmp.toString());
         assertEquals(2, notARun.code());
@@ -230,6 +230,25 @@ class CliTest {
         assertEquals(2, empty.code());
         assertTrue(empty.err().contains("'calibrate' must be one of none, temperature, got ''"), empty.err());
         assertFalse(Files.exists(tmp.resolve("a")) || Files.exists(tmp.resolve("b")));
+    }
+
+    /** Rows dropped by a resume are said in one line, also under --quiet, and in the run's final line. */
+    @Test
+    void droppedRowsAreSaidUnderQuietAndInTheFinalLine(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("run");
+        assertEquals(0, run("run", "--methods", "ncm", "--datasets", "digits", "--protocol", "fewshot", "--episodes",
+                "10", "-o", "episodes-per-unit=5", "--out", dir.toString(), "--quiet").code());
+        Path units = dir.resolve("units.csv");
+        String text = Files.readString(units);
+        Files.writeString(units, text.substring(0, text.length() - 40)); // the last row cut off
+        Result r = run("run", "--resume", dir.toString(), "--quiet");
+        assertEquals(0, r.code(), r.err());
+        assertEquals(1, r.err().lines().count(), r.err());
+        assertTrue(r.err().startsWith("dropped 1 invalid row of units.csv (recomputed): line 3: incomplete row"),
+                r.err());
+        String last = r.out().strip().lines().reduce((a, b) -> b).orElseThrow();
+        assertTrue(last.startsWith("10 tasks in 2 units (1 unit run now; 1 invalid row of units.csv dropped and "
+                + "recomputed), 0 tasks failed."), last);
     }
 
     static String[] concat(String[] a, String[] b) {

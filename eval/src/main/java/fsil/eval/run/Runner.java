@@ -78,8 +78,23 @@ public final class Runner {
      * @param records the valid rows of the store after the run
      * @param ranNow  units run by this call
      * @param dropped invalid rows of the store that this call dropped (and recomputed)
+     * @param choices the parameters chosen on the validation classes per (variant, dataset, setting); empty without
+     *                selection
+     * @param notes   what the person who ran it should know, one line each (rows dropped, ties in the selection,
+     *                temperatures fitted on little data); shown even when progress is not
      */
-    public record Outcome(Path dir, List<UnitRecord> records, int ranNow, List<UnitStore.Invalid> dropped) {
+    public record Outcome(Path dir, List<UnitRecord> records, int ranNow, List<UnitStore.Invalid> dropped,
+                          Map<Selection.Key, Map<String, String>> choices, List<String> notes) {
+        public Outcome {
+            choices = Map.copyOf(choices);
+            notes = List.copyOf(notes);
+        }
+
+        /** An outcome without selection and notes. */
+        public Outcome(Path dir, List<UnitRecord> records, int ranNow, List<UnitStore.Invalid> dropped) {
+            this(dir, records, ranNow, dropped, Map.of(), List.of());
+        }
+
         /** Tasks (episodes, runs) in failed units. */
         public int failedTasks() {
             return records.stream().filter(r -> !r.ok()).mapToInt(UnitRecord::tasks).sum();
@@ -131,8 +146,9 @@ public final class Runner {
             AtomicFiles.writeString(run.resolve(SPEC), spec.toJson());
             AtomicFiles.writeString(run.resolve(CONFIG), JSON.writeValueAsString(plan.config()));
             AtomicFiles.writeString(run.resolve(ENVIRONMENT), JSON.writeValueAsString(Environment.describe()));
-            plan = calibrate(select(plan, run), run);
-            return execute(plan, run, List.of());
+            List<String> notes = new ArrayList<>();
+            plan = calibrate(select(plan, run, notes), run, notes);
+            return execute(plan, run, List.of(), notes);
         } catch (IOException e) { // JSON of plain trees: not expected
             throw new FsilException("cannot write the run files of " + dir + ": " + e.getMessage(), e);
         }
@@ -156,7 +172,8 @@ public final class Runner {
             RunPlan plan = plan(spec);
             checkData(run, plan, config);
             checkParameters(run, plan, config);
-            plan = calibrate(select(plan, run), run);
+            List<String> notes = new ArrayList<>();
+            plan = calibrate(select(plan, run, notes), run, notes);
             UnitStore.Contents stored = UnitStore.read(run.resolve(UNITS));
             List<String> foreign = new ArrayList<>();
             for (UnitRecord r : stored.rows()) {
@@ -172,12 +189,19 @@ public final class Runner {
                         + "run with another --out");
             }
             if (!stored.invalid().isEmpty()) {
-                progress.message("dropping " + stored.invalid().size() + " invalid row(s) of " + UNITS
-                        + ", to be recomputed: " + stored.describeInvalid(5));
+                String dropped = "dropped " + count(stored.invalid().size(), "invalid row") + " of " + UNITS
+                        + " (recomputed): " + stored.describeInvalid(5);
+                progress.message(dropped);
+                notes.add(dropped);
                 UnitStore.rewrite(run.resolve(UNITS), stored.rows());
             }
-            return execute(plan, run, stored.invalid());
+            return execute(plan, run, stored.invalid(), notes);
         }
+    }
+
+    /** "1 unit", "2 units": a count with its noun. */
+    public static String count(long n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
     }
 
     /**
@@ -219,7 +243,7 @@ public final class Runner {
      * Runs (or resumes) the selection on the validation classes in {@code <run>/selection/}, writes
      * {@code selection.csv}, and returns the plan with the choices; the plan itself without selection.
      */
-    private RunPlan select(RunPlan plan, RunDirectory run) {
+    private RunPlan select(RunPlan plan, RunDirectory run, List<String> notes) {
         if (plan.spec().select().isEmpty()) {
             return plan;
         }
@@ -228,6 +252,7 @@ public final class Runner {
         progress.message("selecting " + String.join(", ", plan.spec().select().keySet()) + " on the validation "
                 + "classes (" + dir + ")");
         Outcome o = isRun(dir) ? resume(dir, plan.spec().threads()) : run(spec, dir);
+        o.notes().forEach(n -> notes.add(Selection.DIR + ": " + n));
         RunPlan chosen = plan.withChoices(Selection.choose(plan,
                 RunPlan.settings(plan.protocol(), spec.options()), o.records(), metrics.all(),
                 run.resolve(Selection.TABLE)));
@@ -243,7 +268,7 @@ public final class Runner {
      * Fits (or reads back) the temperatures of a temperature-scaled run in {@code <run>/calibration/}, writes
      * {@code temperature.csv}, and returns the plan with them; the plan itself otherwise.
      */
-    private RunPlan calibrate(RunPlan plan, RunDirectory run) {
+    private RunPlan calibrate(RunPlan plan, RunDirectory run, List<String> notes) {
         if (!plan.spec().temperatureScaled()) {
             return plan;
         }
@@ -258,6 +283,7 @@ public final class Runner {
         Runner fit = new Runner(methods, protocols, withCurve, Calibration.features(features, source,
                 plan.spec().orderSeed()), cacheDir).withProgress(progress);
         Outcome o = isRun(dir) ? fit.resume(dir, plan.spec().threads()) : fit.run(spec, dir);
+        o.notes().forEach(n -> notes.add(Calibration.DIR + ": " + n));
         RunPlan scaled = plan.withTemperatures(Calibration.fit(plan, source,
                 RunPlan.settings(plan.protocol(), spec.options()), o.records(), run.resolve(Calibration.TABLE)));
         try {
@@ -310,7 +336,7 @@ public final class Runner {
         }
     }
 
-    private Outcome execute(RunPlan plan, RunDirectory run, List<UnitStore.Invalid> dropped) {
+    private Outcome execute(RunPlan plan, RunDirectory run, List<UnitStore.Invalid> dropped, List<String> notes) {
         List<UnitRecord> rows = new ArrayList<>(UnitStore.read(run.resolve(UNITS)).rows()); // in file order
         Set<UnitRecord.Key> done = new HashSet<>();
         rows.forEach(r -> done.add(r.key()));
@@ -340,7 +366,7 @@ public final class Runner {
             }
             if (missing > 0) {
                 throw new FsilException("the " + engine.name() + " engine ended without " + missing + " of the "
-                        + todo.size() + " units");
+                        + count(todo.size(), "unit"));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -352,7 +378,7 @@ public final class Runner {
             progress.close();
         }
         Report.write(run.path(), rows, metrics.all());
-        return new Outcome(run.path(), rows, todo.size(), dropped);
+        return new Outcome(run.path(), rows, todo.size(), dropped, plan.choices(), notes);
     }
 
     /** Whether {@code dir} holds a run (its spec). */
