@@ -67,7 +67,9 @@ final class RunCommand implements Callable<Integer> {
             + "The choice and every candidate's score go to selection.csv")
     List<String> select = new ArrayList<>();
     @Option(names = "--select-metric", paramLabel = "NAME", description = "what --select maximises (minimises for "
-            + "ece, forgetting, ...; default episode_acc, or final_acc for incremental protocols)")
+            + "ece, forgetting, ...; default episode_acc, or final_acc for incremental protocols): a score, checked "
+            + "before any work (episodes: episode_acc, ece, mce, adaptive_ece, nll, brier; incremental runs: final_acc, "
+            + "avg_incremental_acc, forgetting_max, forgetting_first, bwt and the calibration scores)")
     String selectMetric;
     @Option(names = "--calibrate", paramLabel = "HOW", description = "none (default) or temperature: fit one "
             + "temperature per method, dataset and setting on held-out data (validation classes; base classes without "
@@ -150,11 +152,11 @@ final class RunCommand implements Callable<Integer> {
     }
 
     /**
-     * The headline, the counts and the rows dropped, the run's notes and each distinct failure once, whether or not
-     * progress is shown; exit code 3 when units failed.
+     * The headline (with the parameters chosen on the validation classes), the counts and the rows dropped, the
+     * run's notes and each distinct failure once, whether or not progress is shown; exit code 3 when units failed.
      */
     static int printOutcome(PrintWriter out, PrintWriter err, Runner.Outcome o) {
-        out.println(Headline.text(o.records()));
+        out.println(Headline.text(o.records(), o.choices()));
         String dropped = o.dropped().isEmpty() ? "" : "; " + Runner.count(o.dropped().size(), "invalid row") + " of "
                 + Runner.UNITS + " dropped and recomputed";
         out.printf("%s in %s (%s run now%s), %s failed. Report: %s%n", Runner.count(o.tasks(), "task"),

@@ -171,6 +171,9 @@ class CliTest {
                 + "episode_acc,"), sel.get(1));
         assertTrue(Files.readString(dir.resolve("config.json")).contains("\"selected\""));
         assertTrue(Files.readString(dir.resolve("report.html")).contains("Parameters chosen on the validation classes"));
+        String chosen = sel.stream().filter(l -> l.endsWith(",true")).findFirst().orElseThrow().split(",")[4];
+        assertTrue(r.out().contains("chosen") && r.out().lines().anyMatch(l -> l.contains(" ppca ")
+                && l.contains(" " + chosen + " ")), "the table shows the chosen " + chosen + ":\n" + r.out());
         Result again = run("run", "--resume", dir.toString(), "--select", "ppca.q=1,2");
         assertEquals(2, again.code());
         assertTrue(again.err().contains("--select cannot change it"), again.err());

@@ -255,7 +255,7 @@ public final class Runner {
         o.notes().forEach(n -> notes.add(Selection.DIR + ": " + n));
         RunPlan chosen = plan.withChoices(Selection.choose(plan,
                 RunPlan.settings(plan.protocol(), spec.options()), o.records(), metrics.all(),
-                run.resolve(Selection.TABLE)));
+                run.resolve(Selection.TABLE), notes));
         try {
             AtomicFiles.writeString(run.resolve(CONFIG), JSON.writeValueAsString(chosen.config()));
         } catch (IOException e) {

@@ -231,7 +231,7 @@ public final class Selection {
      * @throws FsilException when a selection unit failed or the metric was not measured
      */
     static Map<Key, Map<String, String>> choose(RunPlan plan, List<RunPlan.Setting> selectionSettings, List<UnitRecord> rows,
-                                                List<Metric> metrics, Path table) {
+                                                List<Metric> metrics, Path table, List<String> notes) {
         for (UnitRecord r : rows) {
             if (!r.ok()) {
                 throw new FsilException("the selection on validation classes failed: " + r.method() + " on "
@@ -303,6 +303,15 @@ public final class Selection {
                         t.intColumn("n").append(r.n());
                         t.booleanColumn("chosen").append(i == best);
                     }
+                    List<Candidate> tied = new ArrayList<>();
+                    for (int i = 0; i < found.size(); i++) {
+                        if (found.get(i).value() == bestValue) {
+                            tied.add(e.getValue().get(i));
+                        }
+                    }
+                    if (tied.size() > 1) {
+                        notes.add(tie(e.getKey(), dataset, s.label(), metric, bestValue, tied));
+                    }
                     choices.put(new Key(e.getKey(), dataset, s.label()), e.getValue().get(best).values());
                 }
             }
@@ -311,6 +320,21 @@ public final class Selection {
         t.write().csv(w);
         AtomicFiles.writeString(table, w.toString());
         return choices;
+    }
+
+    /** One line saying that candidates scored identically and which one was chosen by what rule. */
+    static String tie(String variant, String dataset, String setting, String metric, double value,
+                      List<Candidate> tied) {
+        String values;
+        if (tied.get(0).values().size() == 1) {
+            String name = tied.get(0).values().keySet().iterator().next();
+            values = name + " = " + String.join(", ", tied.stream().map(c -> c.values().get(name)).toList());
+        } else {
+            values = String.join(", ", tied.stream().map(c -> "[" + text(c.values()) + "]").toList());
+        }
+        return "selection: " + variant + " on " + dataset + " / " + setting + ": " + values + " tie on the "
+                + "validation classes (" + metric + " " + value + "); chose " + text(tied.get(0).values())
+                + ", the first in --select order";
     }
 
     /** Main setting (its options as text entries, the pool replaced) -> the selection run's setting label. */

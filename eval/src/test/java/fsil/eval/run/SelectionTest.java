@@ -141,6 +141,23 @@ class SelectionTest {
         }
     }
 
+    /**
+     * Candidates with identical scores are a tie, reported with the rule that chose (the first in --select order);
+     * the outcome carries every choice (the terminal table shows it).
+     */
+    @Test
+    void tiesAreReportedWithTheRuleThatChose(@TempDir Path tmp) {
+        // knn's scale changes no label: every candidate has the same accuracy
+        Runner.Outcome o = RunnerTest.runner(data(false)).run(spec("ncm,knn", Map.of("knn.scale", List.of("4", "1",
+                "2")), "episode_acc"), tmp.resolve("run"));
+        assertEquals(Map.of("scale", "4"), o.choices().get(new Selection.Key("knn", "toy",
+                "4-way 1-shot Q20 balanced")));
+        List<String> ties = o.notes().stream().filter(n -> n.contains("tie")).toList();
+        assertEquals(2, ties.size(), o.notes().toString());
+        assertTrue(ties.get(0).contains("knn on toy / 4-way 1-shot Q20 balanced: scale = 4, 1, 2 tie")
+                && ties.get(0).contains("chose scale=4, the first in --select order"), ties.get(0));
+    }
+
     @Test
     void badSelectionsAreRefusedBeforeAnyWork(@TempDir Path tmp) {
         Runner runner = RunnerTest.runner(data(false));
