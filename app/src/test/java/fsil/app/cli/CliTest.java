@@ -254,6 +254,16 @@ class CliTest {
                 + "recomputed), 0 tasks failed."), last);
     }
 
+    /** Temperatures fitted on a handful of held-out classes are said to be unreliable (digits: 5 base classes). */
+    @Test
+    void calibrationOnFewHeldOutClassesWarns(@TempDir Path tmp) {
+        Result r = run("run", "--methods", "ncm", "--datasets", "digits", "--protocol", "fewshot", "--episodes", "10",
+                "--calibrate", "temperature", "--out", tmp.resolve("t").toString(), "--quiet");
+        assertEquals(0, r.code(), r.err());
+        assertEquals(1, r.err().lines().filter(l -> l.startsWith("warning: temperatures fitted on 5 held-out classes"))
+                .count(), r.err());
+    }
+
     static String[] concat(String[] a, String[] b) {
         String[] r = java.util.Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, r, a.length, b.length);

@@ -286,6 +286,10 @@ public final class Runner {
         o.notes().forEach(n -> notes.add(Calibration.DIR + ": " + n));
         RunPlan scaled = plan.withTemperatures(Calibration.fit(plan, source,
                 RunPlan.settings(plan.protocol(), spec.options()), o.records(), run.resolve(Calibration.TABLE)));
+        String warning = Calibration.warning(plan, source);
+        if (warning != null) {
+            notes.add(warning);
+        }
         try {
             AtomicFiles.writeString(run.resolve(CONFIG), JSON.writeValueAsString(scaled.config()));
         } catch (IOException e) {
