@@ -102,8 +102,12 @@ final class RunCommand implements Callable<Integer> {
             + "flags override it")
     Path runFile;
     @Option(names = "--resume", paramLabel = "DIR", description = "continue the run in DIR as its spec.json says "
-            + "(completed units are kept; only --threads, --cache, --quiet and the engine options may be given with it)")
+            + "(completed units are kept; only --threads, --retry-failed, --cache, --quiet and the engine options may "
+            + "be given with it)")
     Path resume;
+    @Option(names = "--retry-failed", description = "with --resume: run the units recorded as failed again (in the "
+            + "selection and calibration runs too) instead of keeping their failure")
+    boolean retryFailed;
     @Option(names = "--cache", paramLabel = "DIR", description = "cache of datasets and features (default $FSIL_CACHE "
             + "or ~/.cache/fsil)")
     Path cache;
@@ -128,8 +132,12 @@ final class RunCommand implements Callable<Integer> {
                 throw new FsilException("--resume continues the run as its spec.json says; " + String.join(", ", given)
                         + " cannot change it. Start a new run with --out instead");
             }
-            o = runner.resume(resume, threads == null ? 0 : threads);
+            o = runner.resume(resume, threads == null ? 0 : threads, retryFailed);
         } else {
+            if (retryFailed) {
+                throw new FsilException("--retry-failed goes with --resume DIR: it runs the failed units of that run "
+                        + "again");
+            }
             RunSpec rs = spec();
             Path dir = this.out != null ? this.out : Paths.get("runs", rs.protocol() + "-"
                     + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));

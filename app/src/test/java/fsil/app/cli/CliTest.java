@@ -219,7 +219,10 @@ class CliTest {
         assertFalse(Files.exists(tmp.resolve("r")), "nothing written");
     }
 
-    /** Run-file values a flag overrides are still checked; an empty --calibrate is an error, not the default. */
+    /**
+     * Run-file values a flag overrides are still checked; an empty --calibrate is an error, not the default;
+     * --retry-failed belongs to --resume and is documented in --help.
+     */
     @Test
     void runFileValuesAreCheckedEvenWhenAFlagOverridesThem(@TempDir Path tmp) throws Exception {
         Path file = tmp.resolve("run.yaml");
@@ -232,7 +235,13 @@ class CliTest {
                 "", "--out", tmp.resolve("b").toString(), "--quiet");
         assertEquals(2, empty.code());
         assertTrue(empty.err().contains("'calibrate' must be one of none, temperature, got ''"), empty.err());
-        assertFalse(Files.exists(tmp.resolve("a")) || Files.exists(tmp.resolve("b")));
+        Result retry = run("run", "--methods", "ncm", "--datasets", "digits", "--protocol", "fewshot",
+                "--retry-failed", "--out", tmp.resolve("c").toString(), "--quiet");
+        assertEquals(2, retry.code());
+        assertTrue(retry.err().contains("--retry-failed goes with --resume"), retry.err());
+        assertFalse(Files.exists(tmp.resolve("a")) || Files.exists(tmp.resolve("b"))
+                || Files.exists(tmp.resolve("c")), "nothing written");
+        assertTrue(run("run", "--help").out().contains("--retry-failed"));
     }
 
     /** Rows dropped by a resume are said in one line, also under --quiet, and in the run's final line. */

@@ -147,7 +147,7 @@ public final class Runner {
             AtomicFiles.writeString(run.resolve(CONFIG), JSON.writeValueAsString(plan.config()));
             AtomicFiles.writeString(run.resolve(ENVIRONMENT), JSON.writeValueAsString(Environment.describe()));
             List<String> notes = new ArrayList<>();
-            plan = calibrate(select(plan, run, notes), run, notes);
+            plan = calibrate(select(plan, run, false, notes), run, false, notes);
             return execute(plan, run, List.of(), notes);
         } catch (IOException e) { // JSON of plain trees: not expected
             throw new FsilException("cannot write the run files of " + dir + ": " + e.getMessage(), e);
@@ -156,12 +156,20 @@ public final class Runner {
 
     /** Resumes the run in {@code dir}: keeps its valid units, runs the rest, rewrites the summaries. */
     public Outcome resume(Path dir, int threads) {
+        return resume(dir, threads, false);
+    }
+
+    /**
+     * Resumes the run in {@code dir}; with {@code retryFailed}, the units recorded as failed (in its selection and
+     * calibration runs too) run again instead of being kept.
+     */
+    public Outcome resume(Path dir, int threads, boolean retryFailed) {
         try (TrainingMessages m = TrainingMessages.to(progress)) {
-            return resumeRun(dir, threads);
+            return resumeRun(dir, threads, retryFailed);
         }
     }
 
-    private Outcome resumeRun(Path dir, int threads) {
+    private Outcome resumeRun(Path dir, int threads, boolean retryFailed) {
         try (RunDirectory run = RunDirectory.open(dir)) {
             RunSpec spec = RunSpec.read(run.resolve(SPEC));
             JsonNode config = readConfig(run);
@@ -173,7 +181,7 @@ public final class Runner {
             checkData(run, plan, config);
             checkParameters(run, plan, config);
             List<String> notes = new ArrayList<>();
-            plan = calibrate(select(plan, run, notes), run, notes);
+            plan = calibrate(select(plan, run, retryFailed, notes), run, retryFailed, notes);
             UnitStore.Contents stored = UnitStore.read(run.resolve(UNITS));
             List<String> foreign = new ArrayList<>();
             for (UnitRecord r : stored.rows()) {
@@ -188,12 +196,22 @@ public final class Runner {
                         + "): was spec.json edited, or rows copied from another run? Restore them, or start a new "
                         + "run with another --out");
             }
+            List<UnitRecord> kept = stored.rows();
+            if (retryFailed) {
+                kept = kept.stream().filter(UnitRecord::ok).toList();
+                if (kept.size() < stored.rows().size()) {
+                    progress.message("running the " + count(stored.rows().size() - kept.size(), "failed unit")
+                            + " again (--retry-failed)");
+                }
+            }
             if (!stored.invalid().isEmpty()) {
                 String dropped = "dropped " + count(stored.invalid().size(), "invalid row") + " of " + UNITS
                         + " (recomputed): " + stored.describeInvalid(5);
                 progress.message(dropped);
                 notes.add(dropped);
-                UnitStore.rewrite(run.resolve(UNITS), stored.rows());
+            }
+            if (!stored.invalid().isEmpty() || kept.size() < stored.rows().size()) {
+                UnitStore.rewrite(run.resolve(UNITS), kept);
             }
             return execute(plan, run, stored.invalid(), notes);
         }
@@ -243,7 +261,7 @@ public final class Runner {
      * Runs (or resumes) the selection on the validation classes in {@code <run>/selection/}, writes
      * {@code selection.csv}, and returns the plan with the choices; the plan itself without selection.
      */
-    private RunPlan select(RunPlan plan, RunDirectory run, List<String> notes) {
+    private RunPlan select(RunPlan plan, RunDirectory run, boolean retryFailed, List<String> notes) {
         if (plan.spec().select().isEmpty()) {
             return plan;
         }
@@ -251,7 +269,7 @@ public final class Runner {
         RunSpec spec = Selection.spec(plan);
         progress.message("selecting " + String.join(", ", plan.spec().select().keySet()) + " on the validation "
                 + "classes (" + dir + ")");
-        Outcome o = isRun(dir) ? resume(dir, plan.spec().threads()) : run(spec, dir);
+        Outcome o = isRun(dir) ? resume(dir, plan.spec().threads(), retryFailed) : run(spec, dir);
         o.notes().forEach(n -> notes.add(Selection.DIR + ": " + n));
         RunPlan chosen = plan.withChoices(Selection.choose(plan,
                 RunPlan.settings(plan.protocol(), spec.options()), o.records(), metrics.all(),
@@ -268,7 +286,7 @@ public final class Runner {
      * Fits (or reads back) the temperatures of a temperature-scaled run in {@code <run>/calibration/}, writes
      * {@code temperature.csv}, and returns the plan with them; the plan itself otherwise.
      */
-    private RunPlan calibrate(RunPlan plan, RunDirectory run, List<String> notes) {
+    private RunPlan calibrate(RunPlan plan, RunDirectory run, boolean retryFailed, List<String> notes) {
         if (!plan.spec().temperatureScaled()) {
             return plan;
         }
@@ -282,7 +300,7 @@ public final class Runner {
         // the fit runs on the local engine: its curve metric is not a plugin that executors would find
         Runner fit = new Runner(methods, protocols, withCurve, Calibration.features(features, source,
                 plan.spec().orderSeed()), cacheDir).withProgress(progress);
-        Outcome o = isRun(dir) ? fit.resume(dir, plan.spec().threads()) : fit.run(spec, dir);
+        Outcome o = isRun(dir) ? fit.resume(dir, plan.spec().threads(), retryFailed) : fit.run(spec, dir);
         o.notes().forEach(n -> notes.add(Calibration.DIR + ": " + n));
         RunPlan scaled = plan.withTemperatures(Calibration.fit(plan, source,
                 RunPlan.settings(plan.protocol(), spec.options()), o.records(), run.resolve(Calibration.TABLE)));

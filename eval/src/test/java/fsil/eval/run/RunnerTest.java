@@ -388,6 +388,43 @@ public class RunnerTest {
         assertRebuildsIdentically(dir);
     }
 
+    /** With --retry-failed, a resume runs the units recorded as failed again; without it, it keeps them. */
+    @Test
+    void retryFailedRunsTheFailedUnitsAgain(@TempDir Path tmp) throws IOException {
+        java.util.concurrent.atomic.AtomicBoolean broken = new java.util.concurrent.atomic.AtomicBoolean(true);
+        fsil.api.Method fragile = new fsil.testkit.ToyNearestMeanMethod("fragile",
+                java.util.EnumSet.of(fsil.api.Capability.INDUCTIVE_FEWSHOT)) {
+            @Override
+            public fsil.api.Learner learner(fsil.api.Params params, fsil.api.Background background) {
+                if (broken.get()) {
+                    throw new IllegalStateException("out of memory, say");
+                }
+                return super.learner(params, background);
+            }
+        };
+        java.util.function.Supplier<Runner> runner = () -> new Runner(TestPlugins.methods().register(fragile),
+                TestPlugins.protocols(), TestPlugins.metrics(), (name, backbone, seed, cache) -> TOY,
+                Path.of("target", "test-cache"));
+        Path dir = tmp.resolve("run");
+        Runner.Outcome first = runner.get().run(spec("ncm,fragile", "fewshot", episodes(12, 4), 1), dir);
+        assertEquals(12, first.failedTasks());
+        broken.set(false);
+        Runner.Outcome kept = runner.get().resume(dir, 1);
+        assertEquals(0, kept.ranNow(), "a plain resume keeps failed units");
+        assertEquals(12, kept.failedTasks());
+        Runner.Outcome retried = runner.get().resume(dir, 1, true);
+        assertEquals(3, retried.ranNow(), "the three failed units of fragile");
+        assertEquals(0, retried.failedTasks());
+        assertEquals(6, retried.records().size());
+        UnitStore.Contents c = UnitStore.read(dir.resolve(Runner.UNITS));
+        assertEquals(List.of(), c.invalid());
+        assertTrue(c.rows().stream().allMatch(UnitRecord::ok));
+        Path clean = tmp.resolve("clean");
+        runner.get().run(spec("ncm,fragile", "fewshot", episodes(12, 4), 1), clean);
+        assertEquals(stableSummary(clean), stableSummary(dir));
+        assertRebuildsIdentically(dir);
+    }
+
     /** Reasons that differ only in a number (negative, decimal, exponent) are one reason. */
     @Test
     void failureReasonsThatDifferOnlyInANumberAreOne() {
