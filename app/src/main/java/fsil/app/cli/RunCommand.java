@@ -68,8 +68,8 @@ final class RunCommand implements Callable<Integer> {
     List<String> select = new ArrayList<>();
     @Option(names = "--select-metric", paramLabel = "NAME", description = "what --select maximises (minimises for "
             + "ece, forgetting, ...; default episode_acc, or final_acc for incremental protocols): a score, checked "
-            + "before any work (episodes: episode_acc, ece, mce, adaptive_ece, nll, brier; incremental runs: final_acc, "
-            + "avg_incremental_acc, forgetting_max, forgetting_first, bwt and the calibration scores)")
+            + "before any work (episodes: episode_acc, ece, mce, adaptive_ece, nll, brier; incremental runs: "
+            + "final_acc, avg_incremental_acc, forgetting_max, forgetting_first, bwt and the calibration scores)")
     String selectMetric;
     @Option(names = "--calibrate", paramLabel = "HOW", description = "none (default) or temperature: fit one "
             + "temperature per method, dataset and setting on held-out data (validation classes; base classes without "

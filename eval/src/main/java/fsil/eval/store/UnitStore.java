@@ -340,7 +340,7 @@ public final class UnitStore implements AutoCloseable {
         }
     }
 
-    /** The fields of a CSV row (RFC 4180 quoting; a quoted field may hold line breaks), as fsil writes its CSV files. */
+    /** The fields of a CSV row (RFC 4180 quoting; a quoted field may hold line breaks), as fsil writes them. */
     public static List<String> fields(String line) {
         List<String> out = new ArrayList<>();
         StringBuilder cur = new StringBuilder();
