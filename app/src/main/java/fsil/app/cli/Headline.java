@@ -16,6 +16,11 @@ final class Headline {
     }
 
     static String text(List<UnitRecord> records) {
+        return text(records, Map.of());
+    }
+
+    /** With a column of the parameters chosen on the validation classes, when there are any. */
+    static String text(List<UnitRecord> records, Map<fsil.eval.run.Selection.Key, Map<String, String>> chosen) {
         Table summary = Summary.summarize(records, Cli.plugins().metrics().all());
         StringBuilder sb = new StringBuilder();
         for (String protocol : summary.stringColumn("protocol").unique().asList()) {
@@ -28,6 +33,9 @@ final class Headline {
             }
             Table t = Table.create(protocol, StringColumn.create("dataset"), StringColumn.create("setting"),
                     StringColumn.create("method"));
+            if (!chosen.isEmpty()) {
+                t.addColumns(StringColumn.create("chosen"));
+            }
             cols.values().forEach(c -> t.addColumns(StringColumn.create(c)));
             for (Summary.Group g : Summary.groups(records)) {
                 if (!g.protocol().equals(protocol)) {
@@ -36,6 +44,12 @@ final class Headline {
                 t.stringColumn("dataset").append(g.dataset());
                 t.stringColumn("setting").append(g.setting());
                 t.stringColumn("method").append(g.method());
+                if (!chosen.isEmpty()) {
+                    Map<String, String> c = chosen.get(new fsil.eval.run.Selection.Key(g.method(), g.dataset(),
+                            g.setting()));
+                    t.stringColumn("chosen").append(c == null ? "" : String.join(",", c.entrySet().stream()
+                            .map(e -> e.getKey() + "=" + e.getValue()).toList()));
+                }
                 cols.forEach((metric, name) -> {
                     String v = "";
                     for (Row r : summary) {

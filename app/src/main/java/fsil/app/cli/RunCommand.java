@@ -67,7 +67,9 @@ final class RunCommand implements Callable<Integer> {
             + "The choice and every candidate's score go to selection.csv")
     List<String> select = new ArrayList<>();
     @Option(names = "--select-metric", paramLabel = "NAME", description = "what --select maximises (minimises for "
-            + "ece, forgetting, ...; default episode_acc, or final_acc for incremental protocols)")
+            + "ece, forgetting, ...; default episode_acc, or final_acc for incremental protocols): a score, checked "
+            + "before any work (episodes: episode_acc, ece, mce, adaptive_ece, nll, brier; incremental runs: "
+            + "final_acc, avg_incremental_acc, forgetting_max, forgetting_first, bwt and the calibration scores)")
     String selectMetric;
     @Option(names = "--calibrate", paramLabel = "HOW", description = "none (default) or temperature: fit one "
             + "temperature per method, dataset and setting on held-out data (validation classes; base classes without "
@@ -100,8 +102,12 @@ final class RunCommand implements Callable<Integer> {
             + "flags override it")
     Path runFile;
     @Option(names = "--resume", paramLabel = "DIR", description = "continue the run in DIR as its spec.json says "
-            + "(completed units are kept; only --threads, --cache, --quiet and the engine options may be given with it)")
+            + "(completed units are kept; only --threads, --retry-failed, --cache, --quiet and the engine options may "
+            + "be given with it)")
     Path resume;
+    @Option(names = "--retry-failed", description = "with --resume: run the units recorded as failed again (in the "
+            + "selection and calibration runs too) instead of keeping their failure")
+    boolean retryFailed;
     @Option(names = "--cache", paramLabel = "DIR", description = "cache of datasets and features (default $FSIL_CACHE "
             + "or ~/.cache/fsil)")
     Path cache;
@@ -126,8 +132,12 @@ final class RunCommand implements Callable<Integer> {
                 throw new FsilException("--resume continues the run as its spec.json says; " + String.join(", ", given)
                         + " cannot change it. Start a new run with --out instead");
             }
-            o = runner.resume(resume, threads == null ? 0 : threads);
+            o = runner.resume(resume, threads == null ? 0 : threads, retryFailed);
         } else {
+            if (retryFailed) {
+                throw new FsilException("--retry-failed goes with --resume DIR: it runs the failed units of that run "
+                        + "again");
+            }
             RunSpec rs = spec();
             Path dir = this.out != null ? this.out : Paths.get("runs", rs.protocol() + "-"
                     + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
@@ -149,12 +159,21 @@ final class RunCommand implements Callable<Integer> {
         return sb.toString();
     }
 
-    /** The headline, the counts, each distinct failure once; exit code 3 when units failed. */
+    /**
+     * The headline (with the parameters chosen on the validation classes), the counts and the rows dropped, the
+     * run's notes and each distinct failure once, whether or not progress is shown; exit code 3 when units failed.
+     */
     static int printOutcome(PrintWriter out, PrintWriter err, Runner.Outcome o) {
-        out.println(Headline.text(o.records()));
-        out.printf("%d tasks in %d units (%d units run now), %d tasks failed. Report: %s%n", o.tasks(),
-                o.records().size(), o.ranNow(), o.failedTasks(), o.dir().resolve(Report.HTML));
+        out.println(Headline.text(o.records(), o.choices()));
+        String dropped = o.dropped().isEmpty() ? "" : "; " + Runner.count(o.dropped().size(), "invalid row") + " of "
+                + Runner.UNITS + " dropped and recomputed";
+        out.printf("%s in %s (%s run now%s), %s failed. Report: %s%n", Runner.count(o.tasks(), "task"),
+                Runner.count(o.records().size(), "unit"), Runner.count(o.ranNow(), "unit"), dropped,
+                Runner.count(o.failedTasks(), "task"), o.dir().resolve(Report.HTML));
         out.flush();
+        for (String note : o.notes()) {
+            err.println(note);
+        }
         for (String reason : o.failureReasons()) {
             err.println("failed: " + reason);
         }
@@ -238,6 +257,7 @@ final class RunCommand implements Callable<Integer> {
             tree.put("backbone_seed", backboneSeed);
         }
         if (threads != null) {
+            RunSpec.threads(tree, where); // the file's value is checked even where the flag overrides it
             tree.put("threads", threads);
         }
         if (!tree.has("methods") || !tree.has("datasets") || !tree.has("protocol")) {

@@ -100,7 +100,7 @@ class CliTest {
         assertTrue(Files.readString(dir.resolve("report.html")).contains("1 invalid row(s)"));
         Result resumed = run("run", "--resume", dir.toString(), "--quiet");
         assertEquals(0, resumed.code(), resumed.err());
-        assertTrue(resumed.out().contains("(1 units run now)"), resumed.out());
+        assertTrue(resumed.out().contains("20 tasks in 4 units (1 unit run now"), resumed.out());
         assertEquals(0, run("report", dir.toString()).code());
         Result notARun = run("report", tmp.toString());
         assertEquals(2, notARun.code());
@@ -168,6 +168,9 @@ class CliTest {
                 + "episode_acc,"), sel.get(1));
         assertTrue(Files.readString(dir.resolve("config.json")).contains("\"selected\""));
         assertTrue(Files.readString(dir.resolve("report.html")).contains("Parameters chosen on the validation classes"));
+        String chosen = sel.stream().filter(l -> l.endsWith(",true")).findFirst().orElseThrow().split(",")[4];
+        assertTrue(r.out().contains("chosen") && r.out().lines().anyMatch(l -> l.contains(" ppca ")
+                && l.contains(" " + chosen + " ")), "the table shows the chosen " + chosen + ":\n" + r.out());
         Result again = run("run", "--resume", dir.toString(), "--select", "ppca.q=1,2");
         assertEquals(2, again.code());
         assertTrue(again.err().contains("--select cannot change it"), again.err());
@@ -211,6 +214,60 @@ class CliTest {
         assertTrue(r.err().startsWith("error: method 'bavardage' needs base classes"), r.err());
         assertTrue(r.err().contains("splits/base.txt"), r.err());
         assertFalse(Files.exists(tmp.resolve("r")), "nothing written");
+    }
+
+    /**
+     * Run-file values a flag overrides are still checked; an empty --calibrate is an error, not the default;
+     * --retry-failed belongs to --resume and is documented in --help.
+     */
+    @Test
+    void runFileValuesAreCheckedEvenWhenAFlagOverridesThem(@TempDir Path tmp) throws Exception {
+        Path file = tmp.resolve("run.yaml");
+        Files.writeString(file, "methods: ncm\ndatasets: digits\nprotocol: fewshot\nthreads: 0\n");
+        Result r = run("run", "--run-file", file.toString(), "--threads", "1", "--out", tmp.resolve("a").toString(),
+                "--quiet");
+        assertEquals(2, r.code(), r.out());
+        assertTrue(r.err().startsWith("error: " + file + ": 'threads' must be an integer between 1 and"), r.err());
+        Result empty = run("run", "--methods", "ncm", "--datasets", "digits", "--protocol", "fewshot", "--calibrate",
+                "", "--out", tmp.resolve("b").toString(), "--quiet");
+        assertEquals(2, empty.code());
+        assertTrue(empty.err().contains("'calibrate' must be one of none, temperature, got ''"), empty.err());
+        Result retry = run("run", "--methods", "ncm", "--datasets", "digits", "--protocol", "fewshot",
+                "--retry-failed", "--out", tmp.resolve("c").toString(), "--quiet");
+        assertEquals(2, retry.code());
+        assertTrue(retry.err().contains("--retry-failed goes with --resume"), retry.err());
+        assertFalse(Files.exists(tmp.resolve("a")) || Files.exists(tmp.resolve("b"))
+                || Files.exists(tmp.resolve("c")), "nothing written");
+        assertTrue(run("run", "--help").out().contains("--retry-failed"));
+    }
+
+    /** Rows dropped by a resume are said in one line, also under --quiet, and in the run's final line. */
+    @Test
+    void droppedRowsAreSaidUnderQuietAndInTheFinalLine(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("run");
+        assertEquals(0, run("run", "--methods", "ncm", "--datasets", "digits", "--protocol", "fewshot", "--episodes",
+                "10", "-o", "episodes-per-unit=5", "--out", dir.toString(), "--quiet").code());
+        Path units = dir.resolve("units.csv");
+        String text = Files.readString(units);
+        Files.writeString(units, text.substring(0, text.length() - 40)); // the last row cut off
+        Result r = run("run", "--resume", dir.toString(), "--quiet");
+        assertEquals(0, r.code(), r.err());
+        assertEquals(1, r.err().lines().count(), r.err());
+        assertTrue(r.err().startsWith("dropped 1 invalid row of units.csv (recomputed): line 3: incomplete row"),
+                r.err());
+        String last = r.out().strip().lines().reduce((a, b) -> b).orElseThrow();
+        assertTrue(last.startsWith("10 tasks in 2 units (1 unit run now; 1 invalid row of units.csv dropped and "
+                + "recomputed), 0 tasks failed."), last);
+    }
+
+    /** Temperatures fitted on a handful of held-out classes are said to be unreliable (digits: 5 base classes). */
+    @Test
+    void calibrationOnFewHeldOutClassesWarns(@TempDir Path tmp) {
+        Result r = run("run", "--methods", "ncm", "--datasets", "digits", "--protocol", "fewshot", "--episodes", "10",
+                "--calibrate", "temperature", "--out", tmp.resolve("t").toString(), "--quiet");
+        assertEquals(0, r.code(), r.err());
+        assertEquals(1, r.err().lines().filter(l -> l.startsWith("warning: temperatures fitted on 5 held-out classes"))
+                .count(), r.err());
     }
 
     static String[] concat(String[] a, String[] b) {

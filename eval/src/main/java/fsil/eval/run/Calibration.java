@@ -41,6 +41,11 @@ public final class Calibration {
     public static final String DIR = "calibration";
     public static final String TABLE = "temperature.csv";
     static final int HELD_OUT_PERCENT = 20;
+    /**
+     * Held-out classes below which a fit gets a warning: a temperature fitted on a few (easy) classes need not carry
+     * over to the evaluation classes (ncm on digits, fitted on its 5 base classes: ECE 0.024 raw, 0.118 scaled).
+     */
+    static final int MIN_FIT_CLASSES = 10;
 
     private Calibration() {
     }
@@ -138,6 +143,37 @@ public final class Calibration {
             }
         }
         return Source.HELD_OUT;
+    }
+
+    /**
+     * One line when the fit data holds fewer than {@value #MIN_FIT_CLASSES} classes in some dataset (the smallest
+     * named), or null.
+     */
+    static String warning(RunPlan plan, Source source) {
+        String smallest = null;
+        int fewest = Integer.MAX_VALUE;
+        for (Map.Entry<String, FeatureSet> d : plan.data().entrySet()) {
+            int n = switch (source) {
+                case VALIDATION -> d.getValue().splits().validation().length;
+                case BASE -> d.getValue().splits().base().length;
+                case HELD_OUT -> d.getValue().classes().size();
+            };
+            if (n < fewest) {
+                fewest = n;
+                smallest = d.getKey();
+            }
+        }
+        if (fewest >= MIN_FIT_CLASSES) {
+            return null;
+        }
+        String classes = switch (source) {
+            case VALIDATION -> "validation classes";
+            case BASE -> "base classes";
+            case HELD_OUT -> "classes, held-out samples";
+        };
+        return "warning: temperatures fitted on " + fewest + " held-out classes (" + classes + " of " + smallest
+                + "), fewer than " + MIN_FIT_CLASSES + ": they may not carry over to the evaluation classes, and the "
+                + "scaled metrics (ece_ts, nll_ts, ...) can be worse than the raw ones; compare both";
     }
 
     /** What the fit runs: the same methods and settings on the fit data. */

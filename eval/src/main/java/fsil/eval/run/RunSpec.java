@@ -67,14 +67,14 @@ public record RunSpec(List<VariantSpec> methods, List<String> datasets, String b
         Map<String, List<String>> sel = new LinkedHashMap<>();
         (select == null ? Map.<String, List<String>>of() : select).forEach((k, v) -> sel.put(k, List.copyOf(v)));
         select = sel;
-        if (selectMetric != null && selectMetric.isBlank()) {
-            selectMetric = null;
+        if (selectMetric != null && selectMetric.isBlank()) { // null is the default; an empty name is a mistake
+            throw new FsilException("'select_metric' must name a metric, got '" + selectMetric + "'");
         }
-        if (calibrate == null || calibrate.isBlank()) {
+        if (calibrate == null) {
             calibrate = "none";
         }
         if (!CALIBRATIONS.contains(calibrate)) {
-            throw new FsilException("calibrate must be one of " + String.join(", ", CALIBRATIONS) + ", got '"
+            throw new FsilException("'calibrate' must be one of " + String.join(", ", CALIBRATIONS) + ", got '"
                     + calibrate + "'");
         }
         if (backbone == null || backbone.isBlank()) {
@@ -181,13 +181,28 @@ public record RunSpec(List<VariantSpec> methods, List<String> datasets, String b
         String datasets = names(root, "datasets", where, true);
         String protocol = text(root, "protocol", where, true);
         String backbone = text(root, "backbone", where, false);
-        return new RunSpec(VariantSpec.parseList(methods), splitDatasets(datasets), backbone, protocol,
-                options(root.get("options"), where), integer(root, "order_seed", DEFAULT_ORDER_SEED, where),
-                integer(root, "train_seed", DEFAULT_TRAIN_SEED, where),
-                integer(root, "backbone_seed", DEFAULT_BACKBONE_SEED, where),
-                (int) integer(root, "threads", defaultThreads(), 1, MAX_THREADS, where),
-                options(root.get("select"), where, "select"), text(root, "select_metric", where, false),
-                text(root, "calibrate", where, false));
+        String selectMetric = text(root, "select_metric", where, false);
+        String calibrate = text(root, "calibrate", where, false);
+        try {
+            return new RunSpec(VariantSpec.parseList(methods), splitDatasets(datasets), backbone, protocol,
+                    options(root.get("options"), where), integer(root, "order_seed", DEFAULT_ORDER_SEED, where),
+                    integer(root, "train_seed", DEFAULT_TRAIN_SEED, where),
+                    integer(root, "backbone_seed", DEFAULT_BACKBONE_SEED, where),
+                    threads(root, where), options(root.get("select"), where, "select"), selectMetric, calibrate);
+        } catch (FsilException e) {
+            if (e.getMessage().startsWith("'select_metric'") || e.getMessage().startsWith("'calibrate'")) {
+                throw new FsilException(where + ": " + e.getMessage());
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * The {@code threads} field of run-file fields (all cores when absent), checked; also where a flag overrides it,
+     * so that an invalid value in a file is never hidden.
+     */
+    public static int threads(ObjectNode root, String where) {
+        return (int) integer(root, "threads", defaultThreads(), 1, MAX_THREADS, where);
     }
 
     /** The spec as run-file fields (what spec.json holds; {@link #fromTree} reads it back). */

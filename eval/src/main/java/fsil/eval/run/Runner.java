@@ -78,8 +78,23 @@ public final class Runner {
      * @param records the valid rows of the store after the run
      * @param ranNow  units run by this call
      * @param dropped invalid rows of the store that this call dropped (and recomputed)
+     * @param choices the parameters chosen on the validation classes per (variant, dataset, setting); empty without
+     *                selection
+     * @param notes   what the person who ran it should know, one line each (rows dropped, ties in the selection,
+     *                temperatures fitted on little data); shown even when progress is not
      */
-    public record Outcome(Path dir, List<UnitRecord> records, int ranNow, List<UnitStore.Invalid> dropped) {
+    public record Outcome(Path dir, List<UnitRecord> records, int ranNow, List<UnitStore.Invalid> dropped,
+                          Map<Selection.Key, Map<String, String>> choices, List<String> notes) {
+        public Outcome {
+            choices = Map.copyOf(choices);
+            notes = List.copyOf(notes);
+        }
+
+        /** An outcome without selection and notes. */
+        public Outcome(Path dir, List<UnitRecord> records, int ranNow, List<UnitStore.Invalid> dropped) {
+            this(dir, records, ranNow, dropped, Map.of(), List.of());
+        }
+
         /** Tasks (episodes, runs) in failed units. */
         public int failedTasks() {
             return records.stream().filter(r -> !r.ok()).mapToInt(UnitRecord::tasks).sum();
@@ -99,7 +114,7 @@ public final class Runner {
             for (UnitRecord r : records) {
                 if (!r.ok()) {
                     String message = r.error().replaceFirst("^task \\d+: ", "");
-                    String key = r.method() + "\n" + message.replaceAll("\\d+", "#");
+                    String key = r.method() + "\n" + message.replaceAll(NUMBER, "#");
                     first.putIfAbsent(key, r.method() + ": " + message);
                     count.merge(key, r.tasks(), Integer::sum);
                 }
@@ -109,6 +124,9 @@ public final class Runner {
             return out;
         }
     }
+
+    /** A number in a message, with its sign, decimals and exponent: -3, 0.25 and 1e-9 are one "#". */
+    private static final String NUMBER = "[-+]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?";
 
     /** Resolves and validates a spec, loading its data (nothing is written). */
     public RunPlan plan(RunSpec spec) {
@@ -128,8 +146,9 @@ public final class Runner {
             AtomicFiles.writeString(run.resolve(SPEC), spec.toJson());
             AtomicFiles.writeString(run.resolve(CONFIG), JSON.writeValueAsString(plan.config()));
             AtomicFiles.writeString(run.resolve(ENVIRONMENT), JSON.writeValueAsString(Environment.describe()));
-            plan = calibrate(select(plan, run), run);
-            return execute(plan, run, List.of());
+            List<String> notes = new ArrayList<>();
+            plan = calibrate(select(plan, run, false, notes), run, false, notes);
+            return execute(plan, run, List.of(), notes);
         } catch (IOException e) { // JSON of plain trees: not expected
             throw new FsilException("cannot write the run files of " + dir + ": " + e.getMessage(), e);
         }
@@ -137,12 +156,20 @@ public final class Runner {
 
     /** Resumes the run in {@code dir}: keeps its valid units, runs the rest, rewrites the summaries. */
     public Outcome resume(Path dir, int threads) {
+        return resume(dir, threads, false);
+    }
+
+    /**
+     * Resumes the run in {@code dir}; with {@code retryFailed}, the units recorded as failed (in its selection and
+     * calibration runs too) run again instead of being kept.
+     */
+    public Outcome resume(Path dir, int threads, boolean retryFailed) {
         try (TrainingMessages m = TrainingMessages.to(progress)) {
-            return resumeRun(dir, threads);
+            return resumeRun(dir, threads, retryFailed);
         }
     }
 
-    private Outcome resumeRun(Path dir, int threads) {
+    private Outcome resumeRun(Path dir, int threads, boolean retryFailed) {
         try (RunDirectory run = RunDirectory.open(dir)) {
             RunSpec spec = RunSpec.read(run.resolve(SPEC));
             JsonNode config = readConfig(run);
@@ -152,7 +179,9 @@ public final class Runner {
             }
             RunPlan plan = plan(spec);
             checkData(run, plan, config);
-            plan = calibrate(select(plan, run), run);
+            checkParameters(run, plan, config);
+            List<String> notes = new ArrayList<>();
+            plan = calibrate(select(plan, run, retryFailed, notes), run, retryFailed, notes);
             UnitStore.Contents stored = UnitStore.read(run.resolve(UNITS));
             List<String> foreign = new ArrayList<>();
             for (UnitRecord r : stored.rows()) {
@@ -167,12 +196,64 @@ public final class Runner {
                         + "): was spec.json edited, or rows copied from another run? Restore them, or start a new "
                         + "run with another --out");
             }
-            if (!stored.invalid().isEmpty()) {
-                progress.message("dropping " + stored.invalid().size() + " invalid row(s) of " + UNITS
-                        + ", to be recomputed: " + stored.describeInvalid(5));
-                UnitStore.rewrite(run.resolve(UNITS), stored.rows());
+            List<UnitRecord> kept = stored.rows();
+            if (retryFailed) {
+                kept = kept.stream().filter(UnitRecord::ok).toList();
+                if (kept.size() < stored.rows().size()) {
+                    progress.message("running the " + count(stored.rows().size() - kept.size(), "failed unit")
+                            + " again (--retry-failed)");
+                }
             }
-            return execute(plan, run, stored.invalid());
+            if (!stored.invalid().isEmpty()) {
+                String dropped = "dropped " + count(stored.invalid().size(), "invalid row") + " of " + UNITS
+                        + " (recomputed): " + stored.describeInvalid(5);
+                progress.message(dropped);
+                notes.add(dropped);
+            }
+            if (!stored.invalid().isEmpty() || kept.size() < stored.rows().size()) {
+                UnitStore.rewrite(run.resolve(UNITS), kept);
+            }
+            return execute(plan, run, stored.invalid(), notes);
+        }
+    }
+
+    /** "1 unit", "2 units": a count with its noun. */
+    public static String count(long n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
+    }
+
+    /**
+     * A resumed run must plan each variant with the parameters its rows were made with: config.json records every
+     * parameter as resolved when the run started (defaults included), so an edited spec.json, or a default that
+     * changed between fsil versions, is refused rather than mixed into the numbers under the same label.
+     */
+    static void checkParameters(RunDirectory run, RunPlan plan, JsonNode config) {
+        JsonNode saved = config == null ? null : config.get("methods");
+        if (saved == null || !saved.isArray()) {
+            return; // nothing recorded to compare with
+        }
+        Map<String, JsonNode> now = new LinkedHashMap<>();
+        plan.config().get("methods").forEach(v -> now.put(v.path("label").asText(), v.path("params")));
+        for (JsonNode v : saved) {
+            String label = v.path("label").asText();
+            JsonNode current = now.get(label);
+            if (current == null) {
+                continue; // not planned now: its rows are refused as rows of another plan
+            }
+            Set<String> names = new java.util.LinkedHashSet<>();
+            v.path("params").fieldNames().forEachRemaining(names::add);
+            current.fieldNames().forEachRemaining(names::add);
+            for (String name : names) {
+                JsonNode was = v.path("params").get(name);
+                JsonNode is = current.get(name);
+                if (was == null || is == null || !was.asText().equals(is.asText())) {
+                    throw new FsilException("cannot resume " + run.path() + ": variant '" + label + "' ran with "
+                            + (was == null ? "no parameter " + name : name + "=" + was.asText()) + ", and this fsil "
+                            + "resolves " + (is == null ? "no parameter " + name : name + "=" + is.asText())
+                            + " (spec.json was edited, or a default changed since the run started); resuming would "
+                            + "mix numbers of different parameters. Start a new run with another --out");
+                }
+            }
         }
     }
 
@@ -180,7 +261,7 @@ public final class Runner {
      * Runs (or resumes) the selection on the validation classes in {@code <run>/selection/}, writes
      * {@code selection.csv}, and returns the plan with the choices; the plan itself without selection.
      */
-    private RunPlan select(RunPlan plan, RunDirectory run) {
+    private RunPlan select(RunPlan plan, RunDirectory run, boolean retryFailed, List<String> notes) {
         if (plan.spec().select().isEmpty()) {
             return plan;
         }
@@ -188,10 +269,11 @@ public final class Runner {
         RunSpec spec = Selection.spec(plan);
         progress.message("selecting " + String.join(", ", plan.spec().select().keySet()) + " on the validation "
                 + "classes (" + dir + ")");
-        Outcome o = isRun(dir) ? resume(dir, plan.spec().threads()) : run(spec, dir);
+        Outcome o = isRun(dir) ? resume(dir, plan.spec().threads(), retryFailed) : run(spec, dir);
+        o.notes().forEach(n -> notes.add(Selection.DIR + ": " + n));
         RunPlan chosen = plan.withChoices(Selection.choose(plan,
                 RunPlan.settings(plan.protocol(), spec.options()), o.records(), metrics.all(),
-                run.resolve(Selection.TABLE)));
+                run.resolve(Selection.TABLE), notes));
         try {
             AtomicFiles.writeString(run.resolve(CONFIG), JSON.writeValueAsString(chosen.config()));
         } catch (IOException e) {
@@ -204,7 +286,7 @@ public final class Runner {
      * Fits (or reads back) the temperatures of a temperature-scaled run in {@code <run>/calibration/}, writes
      * {@code temperature.csv}, and returns the plan with them; the plan itself otherwise.
      */
-    private RunPlan calibrate(RunPlan plan, RunDirectory run) {
+    private RunPlan calibrate(RunPlan plan, RunDirectory run, boolean retryFailed, List<String> notes) {
         if (!plan.spec().temperatureScaled()) {
             return plan;
         }
@@ -218,9 +300,14 @@ public final class Runner {
         // the fit runs on the local engine: its curve metric is not a plugin that executors would find
         Runner fit = new Runner(methods, protocols, withCurve, Calibration.features(features, source,
                 plan.spec().orderSeed()), cacheDir).withProgress(progress);
-        Outcome o = isRun(dir) ? fit.resume(dir, plan.spec().threads()) : fit.run(spec, dir);
+        Outcome o = isRun(dir) ? fit.resume(dir, plan.spec().threads(), retryFailed) : fit.run(spec, dir);
+        o.notes().forEach(n -> notes.add(Calibration.DIR + ": " + n));
         RunPlan scaled = plan.withTemperatures(Calibration.fit(plan, source,
                 RunPlan.settings(plan.protocol(), spec.options()), o.records(), run.resolve(Calibration.TABLE)));
+        String warning = Calibration.warning(plan, source);
+        if (warning != null) {
+            notes.add(warning);
+        }
         try {
             AtomicFiles.writeString(run.resolve(CONFIG), JSON.writeValueAsString(scaled.config()));
         } catch (IOException e) {
@@ -271,7 +358,7 @@ public final class Runner {
         }
     }
 
-    private Outcome execute(RunPlan plan, RunDirectory run, List<UnitStore.Invalid> dropped) {
+    private Outcome execute(RunPlan plan, RunDirectory run, List<UnitStore.Invalid> dropped, List<String> notes) {
         List<UnitRecord> rows = new ArrayList<>(UnitStore.read(run.resolve(UNITS)).rows()); // in file order
         Set<UnitRecord.Key> done = new HashSet<>();
         rows.forEach(r -> done.add(r.key()));
@@ -301,7 +388,7 @@ public final class Runner {
             }
             if (missing > 0) {
                 throw new FsilException("the " + engine.name() + " engine ended without " + missing + " of the "
-                        + todo.size() + " units");
+                        + count(todo.size(), "unit"));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -313,7 +400,7 @@ public final class Runner {
             progress.close();
         }
         Report.write(run.path(), rows, metrics.all());
-        return new Outcome(run.path(), rows, todo.size(), dropped);
+        return new Outcome(run.path(), rows, todo.size(), dropped, plan.choices(), notes);
     }
 
     /** Whether {@code dir} holds a run (its spec). */

@@ -70,6 +70,7 @@ public final class Selection {
             return;
         }
         candidates(plan); // names and values
+        checkMetric(plan);
         Protocol protocol = plan.protocol();
         if (protocol.options().stream().noneMatch(p -> p.name().equals(POOL_OPTION))) {
             throw new FsilException("--select runs the protocol on the validation classes, and protocol "
@@ -92,6 +93,49 @@ public final class Selection {
                         + "split (e.g. glyphs), or choose parameters without --select");
             }
         }
+    }
+
+    /** Scores of few-shot episodes (one summary value per group, no step): what a selection may maximise. */
+    static final List<String> EPISODE_SCORES = List.of("episode_acc", "ece", "mce", "adaptive_ece", "nll", "brier");
+    /** Scores of incremental runs. */
+    static final List<String> INCREMENTAL_SCORES = List.of("final_acc", "avg_incremental_acc", "forgetting_max",
+            "forgetting_first", "bwt", "ece", "mce", "adaptive_ece", "nll", "brier");
+    /** What a run measures that is a cost, not a score. */
+    static final Set<String> COSTS = Set.of("fit_s", "predict_s", "memory_bytes", "retrain_fit_s");
+
+    /**
+     * Refuses, before any work, a selection metric that the selection run could not use: an unknown name, a cost
+     * (time, memory: the cheapest candidate is not the best), or a score the protocol's tasks do not have.
+     */
+    static void checkMetric(RunPlan plan) {
+        String metric = plan.spec().selectMetric();
+        if (metric == null) {
+            return;
+        }
+        RunPlan.Group g = plan.groups().get(0);
+        boolean episodes = g.plan().task(0, g.variant().method().capabilities())
+                instanceof fsil.eval.protocol.LabeledTask.Episodic;
+        List<String> valid = episodes ? EPISODE_SCORES : INCREMENTAL_SCORES;
+        if (valid.contains(metric)) {
+            return;
+        }
+        String why;
+        if (COSTS.contains(metric)) {
+            why = "is not a score but a cost (time or memory): selecting on it would choose the cheapest candidate, "
+                    + "not the best";
+        } else if (EPISODE_SCORES.contains(metric) || INCREMENTAL_SCORES.contains(metric)) {
+            why = "is not measured by protocol " + plan.protocol().name() + " (its tasks are "
+                    + (episodes ? "episodes" : "incremental runs") + ")";
+        } else {
+            why = "is an unknown metric";
+        }
+        throw new FsilException("--select-metric " + metric + " " + why + "; choose one of "
+                + String.join(", ", valid) + " (ece, mce, adaptive_ece, nll, brier and forgetting are minimised)");
+    }
+
+    /** Whether the selection minimises a metric. */
+    static boolean lowerIsBetter(String metric) {
+        return Comparison.lowerIsBetter(metric) || metric.equals("adaptive_ece");
     }
 
     /** The candidates of each variant with selected parameters, by variant label, in grid order. */
@@ -187,7 +231,7 @@ public final class Selection {
      * @throws FsilException when a selection unit failed or the metric was not measured
      */
     static Map<Key, Map<String, String>> choose(RunPlan plan, List<RunPlan.Setting> selectionSettings, List<UnitRecord> rows,
-                                                List<Metric> metrics, Path table) {
+                                                List<Metric> metrics, Path table, List<String> notes) {
         for (UnitRecord r : rows) {
             if (!r.ok()) {
                 throw new FsilException("the selection on validation classes failed: " + r.method() + " on "
@@ -198,7 +242,7 @@ public final class Selection {
         }
         String metric = plan.spec().selectMetric() != null ? plan.spec().selectMetric()
                 : rows.stream().anyMatch(r -> r.metric("episode_acc") != null) ? "episode_acc" : "final_acc";
-        boolean lower = Comparison.lowerIsBetter(metric);
+        boolean lower = lowerIsBetter(metric);
         Table summary = Summary.summarize(rows, metrics);
         // (tablesaw reuses one Row while iterating: keep the values, not the rows)
         Map<List<String>, Score> scores = new HashMap<>();
@@ -259,6 +303,15 @@ public final class Selection {
                         t.intColumn("n").append(r.n());
                         t.booleanColumn("chosen").append(i == best);
                     }
+                    List<Candidate> tied = new ArrayList<>();
+                    for (int i = 0; i < found.size(); i++) {
+                        if (found.get(i).value() == bestValue) {
+                            tied.add(e.getValue().get(i));
+                        }
+                    }
+                    if (tied.size() > 1) {
+                        notes.add(tie(e.getKey(), dataset, s.label(), metric, bestValue, tied));
+                    }
                     choices.put(new Key(e.getKey(), dataset, s.label()), e.getValue().get(best).values());
                 }
             }
@@ -267,6 +320,21 @@ public final class Selection {
         t.write().csv(w);
         AtomicFiles.writeString(table, w.toString());
         return choices;
+    }
+
+    /** One line saying that candidates scored identically and which one was chosen by what rule. */
+    static String tie(String variant, String dataset, String setting, String metric, double value,
+                      List<Candidate> tied) {
+        String values;
+        if (tied.get(0).values().size() == 1) {
+            String name = tied.get(0).values().keySet().iterator().next();
+            values = name + " = " + String.join(", ", tied.stream().map(c -> c.values().get(name)).toList());
+        } else {
+            values = String.join(", ", tied.stream().map(c -> "[" + text(c.values()) + "]").toList());
+        }
+        return "selection: " + variant + " on " + dataset + " / " + setting + ": " + values + " tie on the "
+                + "validation classes (" + metric + " " + value + "); chose " + text(tied.get(0).values())
+                + ", the first in --select order";
     }
 
     /** Main setting (its options as text entries, the pool replaced) -> the selection run's setting label. */

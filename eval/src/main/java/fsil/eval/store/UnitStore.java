@@ -52,15 +52,25 @@ public final class UnitStore implements AutoCloseable {
     public static UnitStore append(Path file) {
         try {
             boolean fresh = !Files.exists(file) || Files.size(file) == 0;
+            boolean torn = !fresh && !endsWithNewline(file);
             FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                     StandardOpenOption.APPEND);
             UnitStore s = new UnitStore(file, ch);
             if (fresh) {
                 s.write(String.join(",", HEADER) + "\n");
+            } else if (torn) {
+                s.write("\n"); // a torn last line stays a line of its own: the next row is never glued to it
             }
             return s;
         } catch (IOException e) {
             throw failure("cannot open", file, e);
+        }
+    }
+
+    private static boolean endsWithNewline(Path file) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            ByteBuffer last = ByteBuffer.allocate(1);
+            return ch.size() == 0 || ch.read(last, ch.size() - 1) == 1 && last.get(0) == '\n';
         }
     }
 
@@ -121,18 +131,27 @@ public final class UnitStore implements AutoCloseable {
                 text(r.setting()), Integer.toString(r.unit()), Integer.toString(r.firstTask()),
                 Integer.toString(r.tasks()), Long.toString(r.orderSeed()), Long.toString(r.trainSeed()),
                 text(r.status()), text(r.error()), Double.toString(r.seconds()),
-                quoted(metrics)); // compact JSON has no line breaks to replace
+                quoted(metrics)); // compact JSON has no line breaks
         return body + "," + crc(body);
     }
 
-    /** A CSV field: quoted when it holds a comma or a quote; line breaks (never in ids) become spaces. */
+    /**
+     * A CSV field: quoted when it holds a comma, a quote or a line break (RFC 4180, as pandas reads it), so every
+     * text (a dataset path with a line break) reads back as it was; fields without these characters are written as
+     * they always were.
+     */
     static String text(String s) {
-        return quoted(s.replace('\n', ' ').replace('\r', ' '));
+        return quoted(s);
     }
 
-    /** A CSV field without line breaks: quoted when it holds a comma or a quote. */
+    /** A CSV field: quoted when it holds a comma, a quote or a line break. */
     private static String quoted(String t) {
-        return t.indexOf(',') < 0 && t.indexOf('"') < 0 ? t : '"' + t.replace("\"", "\"\"") + '"';
+        boolean plain = true;
+        for (int i = 0; i < t.length() && plain; i++) {
+            char c = t.charAt(i);
+            plain = c != ',' && c != '"' && c != '\n' && c != '\r';
+        }
+        return plain ? t : '"' + t.replace("\"", "\"\"") + '"';
     }
 
     static String crc(String body) {
@@ -184,23 +203,46 @@ public final class UnitStore implements AutoCloseable {
         } catch (IOException e) {
             throw failure("cannot read", file, e);
         }
+        if (content.isEmpty()) {
+            return new Contents(rows, invalid); // created, nothing written yet
+        }
         String[] lines = content.split("\n", -1);
         boolean endsWithNewline = content.endsWith("\n");
         int last = endsWithNewline ? lines.length - 1 : lines.length;
-        if (last == 0) {
-            return new Contents(rows, invalid);
+        String header = String.join(",", HEADER);
+        if (!lines[0].equals(header) || last == 1 && !endsWithNewline) {
+            String torn = tornHeader(lines[0], header, last == 1 && !endsWithNewline);
+            if (torn == null) {
+                throw new FsilException(file + " is not a units.csv of this fsil version (its header is '"
+                        + abbreviate(lines[0]) + "')");
+            }
+            invalid.add(new Invalid(1, torn));
         }
-        if (!lines[0].equals(String.join(",", HEADER))) {
-            throw new FsilException(file + " is not a units.csv of this fsil version (its header is '"
-                    + abbreviate(lines[0]) + "')");
-        }
+        // lines up to `complete` end with a line break; a last line without one was cut off
+        int complete = endsWithNewline ? last : last - 1;
         Map<UnitRecord.Key, Long> seen = new HashMap<>();
         for (int i = 1; i < last; i++) {
             long lineNo = i + 1;
-            String line = lines[i];
-            if (i == last - 1 && !endsWithNewline) {
+            if (i >= complete) {
                 invalid.add(new Invalid(lineNo, "incomplete row (cut off by a crash)"));
                 continue;
+            }
+            String line = lines[i];
+            int end = i;
+            // a field with a line break spans lines: join them while a quote is open, kept only if the CRC holds
+            // (so a stray quote never hides the rows after it)
+            if (openQuote(line)) {
+                StringBuilder joined = new StringBuilder(line);
+                for (int j = i + 1; j < complete && j - i <= MAX_LINES_PER_ROW; j++) {
+                    joined.append('\n').append(lines[j]);
+                    if (!openQuote(joined)) {
+                        if (validRow(joined.toString())) {
+                            line = joined.toString();
+                            end = j;
+                        }
+                        break;
+                    }
+                }
             }
             try {
                 UnitRecord r = decode(line);
@@ -210,11 +252,49 @@ public final class UnitStore implements AutoCloseable {
                 } else {
                     rows.add(r);
                 }
+                i = end;
             } catch (IllegalArgumentException e) {
                 invalid.add(new Invalid(lineNo, e.getMessage()));
             }
         }
         return new Contents(rows, invalid);
+    }
+
+    /** Physical lines one row may span (a text with line breaks); more are not looked for. */
+    private static final int MAX_LINES_PER_ROW = 64;
+
+    /**
+     * Why the first line is a header cut off by a crash (nothing but a beginning of the header, or the zeros a
+     * machine crash may leave in a file's last block), or null when it is another file's header.
+     */
+    private static String tornHeader(String first, String header, boolean cutOff) {
+        if (!first.isEmpty() && first.chars().allMatch(c -> c == 0)) {
+            return "zero bytes instead of the header (a machine crash); the rows it held, if any, are lost";
+        }
+        if (cutOff && header.startsWith(first)) {
+            return "the header is cut off (a crash before the first row was written)";
+        }
+        return null;
+    }
+
+    /** Whether a CSV text ends inside a quoted field (an odd number of quotes). */
+    private static boolean openQuote(CharSequence s) {
+        int quotes = 0;
+        for (int i = 0; i < s.length(); i++) {
+            if (s.charAt(i) == '"') {
+                quotes++;
+            }
+        }
+        return quotes % 2 == 1;
+    }
+
+    private static boolean validRow(String line) {
+        try {
+            decode(line);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 
     /**
@@ -250,7 +330,7 @@ public final class UnitStore implements AutoCloseable {
         }
     }
 
-    /** The fields of a CSV line (RFC 4180 quoting, no line breaks inside fields), as fsil writes its CSV files. */
+    /** The fields of a CSV row (RFC 4180 quoting; a quoted field may hold line breaks), as fsil writes them. */
     public static List<String> fields(String line) {
         List<String> out = new ArrayList<>();
         StringBuilder cur = new StringBuilder();

@@ -35,6 +35,7 @@ import java.util.Set;
 import java.util.SplittableRandom;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -245,6 +246,27 @@ class CalibrationRunTest {
             assertEquals(value(ps, m, "episode_acc"), value(s, m, "episode_acc"), 0);
             assertEquals(value(ps, m, "ece"), value(s, m, "ece"), 0);
         }
+    }
+
+    /**
+     * Temperatures fitted on fewer than {@value Calibration#MIN_FIT_CLASSES} held-out classes get a one-line warning
+     * (5 validation classes here); a fit on the held-out samples of all 15 classes does not.
+     */
+    @Test
+    void aFitOnFewHeldOutClassesWarns(@TempDir Path tmp) {
+        RunSpec few = new RunSpec(VariantSpec.parseList("bayes"), List.of("gauss"), "identity", "fewshot",
+                Map.of("episodes", List.of("20"), "ways", List.of("5"), "shots", List.of("1")), 1993, 0, 1, 2,
+                Map.of(), null, "temperature");
+        Runner.Outcome o = runner().run(few, tmp.resolve("few"));
+        List<String> warnings = o.notes().stream().filter(n -> n.startsWith("warning: temperatures")).toList();
+        assertEquals(1, warnings.size(), o.notes().toString());
+        assertTrue(warnings.get(0).startsWith("warning: temperatures fitted on 5 held-out classes (validation classes "
+                + "of gauss)"), warnings.get(0));
+        assertFalse(warnings.get(0).contains("\n"));
+        RunSpec cil = new RunSpec(VariantSpec.parseList("bayes"), List.of("gauss"), "identity", "cil",
+                Map.of("steps", List.of("2"), "runs", List.of("2")), 1993, 0, 1, 2, Map.of(), null, "temperature");
+        Runner.Outcome all = runner().run(cil, tmp.resolve("cil"));
+        assertEquals(List.of(), all.notes());
     }
 
     @Test

@@ -40,6 +40,9 @@ class RunSpecTest {
         rejects(tmp, "threads: 0\n", "'threads' must be an integer between 1 and");
         rejects(tmp, "threads: -3\n", "'threads' must be an integer between 1 and");
         rejects(tmp, "threads: many\n", "'threads' must be an integer");
+        rejects(tmp, "select_metric: \"\"\n", "'select_metric' must name a metric, got ''");
+        rejects(tmp, "calibrate: ''\n", "'calibrate' must be one of none, temperature, got ''");
+        rejects(tmp, "calibrate: ' '\n", "'calibrate' must be one of none, temperature, got ' '");
         rejects(tmp, "protocol2: cil\n", "unknown field 'protocol2'");
         rejects(tmp, "backbone: [identity]\n", "'backbone' must be text");
         rejects(tmp, "order_seed: 1\norder_seed: 2\n", "Duplicate field 'order_seed'");

@@ -297,6 +297,150 @@ public class RunnerTest {
         assertEquals(before, Files.readString(dir.resolve(Runner.UNITS)), "the refused resumes changed nothing");
     }
 
+    /**
+     * A variant's resolved parameters are part of its rows: spec.json edited to other parameters under the same
+     * label, or a default that changed between fsil versions (config.json records the parameters resolved when the
+     * run started), is refused, naming the variant and the parameter, old value against new.
+     */
+    @Test
+    void resumeRefusesRowsMadeWithOtherParametersUnderTheSameLabel(@TempDir Path tmp) throws IOException {
+        Path dir = tmp.resolve("run");
+        runner(TOY).run(spec("a:ncm[scale=2],knn", "fewshot", episodes(8, 4), 1), dir);
+        Path specFile = dir.resolve(Runner.SPEC);
+        Path configFile = dir.resolve(Runner.CONFIG);
+        String spec = Files.readString(specFile);
+        String config = Files.readString(configFile);
+        String units = Files.readString(dir.resolve(Runner.UNITS));
+
+        Files.writeString(specFile, spec.replace("a:ncm[scale=2]", "a:ncm[scale=3]"));
+        FsilException edited = assertThrows(FsilException.class, () -> runner(TOY).resume(dir, 1));
+        assertTrue(edited.getMessage().contains("variant 'a'") && edited.getMessage().contains("scale=2.0")
+                && edited.getMessage().contains("scale=3.0"), edited.getMessage());
+        assertFalse(edited.getMessage().contains("\n"), "one line");
+
+        // as an earlier fsil whose knn defaulted to scale=0.5 wrote config.json: today's default is another number
+        Files.writeString(specFile, spec);
+        assertTrue(config.contains("\"scale\" : \"1.0\""), config);
+        int knn = config.indexOf("\"label\" : \"knn\"");
+        Files.writeString(configFile, config.substring(0, knn) + config.substring(knn)
+                .replaceFirst("\"scale\" : \"1.0\"", "\"scale\" : \"0.5\""));
+        FsilException changed = assertThrows(FsilException.class, () -> runner(TOY).resume(dir, 1));
+        assertTrue(changed.getMessage().contains("variant 'knn'") && changed.getMessage().contains("scale=0.5")
+                && changed.getMessage().contains("scale=1.0"), changed.getMessage());
+
+        Files.writeString(configFile, config);
+        assertEquals(0, runner(TOY).resume(dir, 1).ranNow());
+        assertEquals(units, Files.readString(dir.resolve(Runner.UNITS)), "the refused resumes changed nothing");
+    }
+
+    /** A dataset name with a line break (a directory's name) is stored losslessly: resume takes the run's own rows. */
+    @Test
+    void aDatasetNameWithALineBreakIsStoredLosslesslyAndResumes(@TempDir Path tmp) throws IOException {
+        String name = "dir:/data/my\nfeatures\r\nv2";
+        Runner r = new Runner(TestPlugins.methods(), TestPlugins.protocols(), TestPlugins.metrics(),
+                (n, backbone, seed, cache) -> TOY, Path.of("target", "test-cache"));
+        Path dir = tmp.resolve("run");
+        RunSpec spec = new RunSpec(VariantSpec.parseList("ncm,knn"), List.of(name), "identity", "fewshot",
+                episodes(12, 4), 1993, 0, 1, 1);
+        Runner.Outcome o = r.run(spec, dir);
+        UnitStore.Contents c = UnitStore.read(dir.resolve(Runner.UNITS));
+        assertEquals(List.of(), c.invalid());
+        assertEquals(o.records().stream().map(UnitStore::encode).toList(),
+                c.rows().stream().map(UnitStore::encode).toList(), "rows read back as written");
+        assertTrue(c.rows().stream().allMatch(x -> x.dataset().equals(name)));
+        Runner.Outcome again = r.resume(dir, 1);
+        assertEquals(0, again.ranNow(), "the run's own rows are taken");
+        assertEquals(List.of(), again.dropped());
+        assertRebuildsIdentically(dir);
+    }
+
+    /**
+     * units.csv emptied or cut off within its header (a crash before the first row reached the disk, or a machine
+     * crash that left a block of zeros): resume and report recover what is valid and say what was dropped.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"empty", "header-cut", "header-without-newline",
+            "zeros", "header-and-torn-row"})
+    void anEmptyOrCutOffStoreIsRecomputed(String how, @TempDir Path tmp) throws IOException {
+        Path full = tmp.resolve("full");
+        runner(TOY).run(spec("ncm,knn", "fewshot", episodes(12, 4), 1), full);
+        Path dir = tmp.resolve("cut");
+        runner(TOY).run(spec("ncm,knn", "fewshot", episodes(12, 4), 1), dir);
+        Path units = dir.resolve(Runner.UNITS);
+        List<String> lines = Files.readAllLines(units);
+        String header = lines.get(0);
+        switch (how) {
+            case "empty" -> Files.writeString(units, "");
+            case "header-cut" -> Files.writeString(units, header.substring(0, 20));
+            case "header-without-newline" -> Files.writeString(units, header);
+            case "zeros" -> Files.write(units, new byte[4096]);
+            default -> Files.writeString(units, header + "\n" + lines.get(1).substring(0, 30));
+        }
+        List<UnitStore.Invalid> invalid = Report.rebuild(dir, metrics());
+        assertEquals(how.equals("empty") ? 0 : 1, invalid.size(), invalid.toString());
+        Runner.Outcome o = runner(TOY).resume(dir, 1);
+        assertEquals(6, o.ranNow());
+        assertEquals(invalid, o.dropped());
+        assertEquals(stableSummary(full), stableSummary(dir));
+        UnitStore.Contents c = UnitStore.read(units);
+        assertEquals(List.of(), c.invalid());
+        assertEquals(6, c.rows().size());
+        assertRebuildsIdentically(dir);
+    }
+
+    /** With --retry-failed, a resume runs the units recorded as failed again; without it, it keeps them. */
+    @Test
+    void retryFailedRunsTheFailedUnitsAgain(@TempDir Path tmp) throws IOException {
+        java.util.concurrent.atomic.AtomicBoolean broken = new java.util.concurrent.atomic.AtomicBoolean(true);
+        fsil.api.Method fragile = new fsil.testkit.ToyNearestMeanMethod("fragile",
+                java.util.EnumSet.of(fsil.api.Capability.INDUCTIVE_FEWSHOT)) {
+            @Override
+            public fsil.api.Learner learner(fsil.api.Params params, fsil.api.Background background) {
+                if (broken.get()) {
+                    throw new IllegalStateException("out of memory, say");
+                }
+                return super.learner(params, background);
+            }
+        };
+        java.util.function.Supplier<Runner> runner = () -> new Runner(TestPlugins.methods().register(fragile),
+                TestPlugins.protocols(), TestPlugins.metrics(), (name, backbone, seed, cache) -> TOY,
+                Path.of("target", "test-cache"));
+        Path dir = tmp.resolve("run");
+        Runner.Outcome first = runner.get().run(spec("ncm,fragile", "fewshot", episodes(12, 4), 1), dir);
+        assertEquals(12, first.failedTasks());
+        broken.set(false);
+        Runner.Outcome kept = runner.get().resume(dir, 1);
+        assertEquals(0, kept.ranNow(), "a plain resume keeps failed units");
+        assertEquals(12, kept.failedTasks());
+        Runner.Outcome retried = runner.get().resume(dir, 1, true);
+        assertEquals(3, retried.ranNow(), "the three failed units of fragile");
+        assertEquals(0, retried.failedTasks());
+        assertEquals(6, retried.records().size());
+        UnitStore.Contents c = UnitStore.read(dir.resolve(Runner.UNITS));
+        assertEquals(List.of(), c.invalid());
+        assertTrue(c.rows().stream().allMatch(UnitRecord::ok));
+        Path clean = tmp.resolve("clean");
+        runner.get().run(spec("ncm,fragile", "fewshot", episodes(12, 4), 1), clean);
+        assertEquals(stableSummary(clean), stableSummary(dir));
+        assertRebuildsIdentically(dir);
+    }
+
+    /** Reasons that differ only in a number (negative, decimal, exponent) are one reason. */
+    @Test
+    void failureReasonsThatDifferOnlyInANumberAreOne() {
+        List<UnitRecord> rows = new ArrayList<>();
+        String[] errors = {"task 3: IllegalArgumentException: lambda must be positive, got -3",
+                "IllegalArgumentException: lambda must be positive, got 4", "task 12: IllegalArgumentException: "
+                + "lambda must be positive, got -0.25", "IllegalArgumentException: lambda must be positive, got 1e-9"};
+        for (int i = 0; i < errors.length; i++) {
+            rows.add(new UnitRecord("ppca", "ppca", "toy", "fewshot", "s", i, i, 1, 1993, 0, UnitRecord.FAILED,
+                    errors[i], 0.1, null));
+        }
+        Runner.Outcome o = new Runner.Outcome(Path.of("x"), rows, 4, List.of());
+        assertEquals(List.of("ppca: IllegalArgumentException: lambda must be positive, got -3 (4 tasks)"),
+                o.failureReasons());
+    }
+
     /** Duplicate rows (a second process, a copied line) are dropped once; n and the mean stay those of the plan. */
     @Test
     void duplicateRowsAreDroppedNotCounted(@TempDir Path tmp) throws IOException {

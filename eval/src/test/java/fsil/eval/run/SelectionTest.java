@@ -121,6 +121,43 @@ class SelectionTest {
                 .map(r -> r.metric("episode_acc").toString() + r.metric("calibration")).toList();
     }
 
+    /**
+     * The selection metric is checked before any work: an unknown name, a cost (time, memory) rather than a score,
+     * or a score the protocol does not measure would otherwise end a whole selection run with an error and leave a
+     * directory that cannot be resumed.
+     */
+    @Test
+    void aSelectionMetricThatIsNoScoreIsRefusedBeforeAnyWork(@TempDir Path tmp) {
+        Runner runner = RunnerTest.runner(data(false));
+        Map<String, String> bad = Map.of("fit_s", "not a score", "predict_s", "not a score", "memory_bytes",
+                "not a score", "accuracy", "unknown", "final_acc", "not measured by protocol fewshot");
+        for (Map.Entry<String, String> e : bad.entrySet()) {
+            Path dir = tmp.resolve(e.getKey());
+            FsilException ex = assertThrows(FsilException.class, () -> runner.run(spec("ncm,knn",
+                    Map.of("ncm.scale", List.of("1", "2")), e.getKey()), dir));
+            assertTrue(ex.getMessage().contains(e.getValue()) && ex.getMessage().contains("episode_acc, ece"),
+                    ex.getMessage());
+            assertFalse(Files.exists(dir), "nothing was written for " + e.getKey());
+        }
+    }
+
+    /**
+     * Candidates with identical scores are a tie, reported with the rule that chose (the first in --select order);
+     * the outcome carries every choice (the terminal table shows it).
+     */
+    @Test
+    void tiesAreReportedWithTheRuleThatChose(@TempDir Path tmp) {
+        // knn's scale changes no label: every candidate has the same accuracy
+        Runner.Outcome o = RunnerTest.runner(data(false)).run(spec("ncm,knn", Map.of("knn.scale", List.of("4", "1",
+                "2")), "episode_acc"), tmp.resolve("run"));
+        assertEquals(Map.of("scale", "4"), o.choices().get(new Selection.Key("knn", "toy",
+                "4-way 1-shot Q20 balanced")));
+        List<String> ties = o.notes().stream().filter(n -> n.contains("tie")).toList();
+        assertEquals(2, ties.size(), o.notes().toString());
+        assertTrue(ties.get(0).contains("knn on toy / 4-way 1-shot Q20 balanced: scale = 4, 1, 2 tie")
+                && ties.get(0).contains("chose scale=4, the first in --select order"), ties.get(0));
+    }
+
     @Test
     void badSelectionsAreRefusedBeforeAnyWork(@TempDir Path tmp) {
         Runner runner = RunnerTest.runner(data(false));
