@@ -34,7 +34,7 @@ public class ExportEpisodes {
         Files.createDirectories(out);
         FeatureSet data = Datasets.load(dataset, backbone, 1, Datasets.defaultCacheDir());
         FewShotProtocol protocol = new FewShotProtocol();
-        Params o = Params.resolve("fewshot", protocol.options(), Map.of("ways", "" + ways, "shots", "" + shots,
+        Params o = Params.resolve("fewshot", protocol.parameters(), Map.of("ways", "" + ways, "shots", "" + shots,
                 "queries", "" + queries, "episodes", "" + episodes));
         ProtocolPlan plan = protocol.plan(data, o, orderSeed);
         Background bg = plan.background(0, Optional.empty());

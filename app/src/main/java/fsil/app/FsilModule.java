@@ -125,7 +125,7 @@ public final class FsilModule extends AbstractModule {
         return new Plugins(new Registry<>("method", Method::id).registerAll(m),
                 new Registry<>("dataset", Dataset::id).registerAll(d),
                 new Registry<>("backbone", Backbone::id).registerAll(k),
-                new Registry<>("protocol", Protocol::name).registerAll(p),
+                new Registry<>("protocol", Protocol::id).registerAll(p),
                 new Registry<>("metric", Metric::name).registerAll(s),
                 new Registry<>("engine", EngineProvider::id).registerAll(e),
                 new Registry<>("benchmark", Benchmark::id).registerAll(b));

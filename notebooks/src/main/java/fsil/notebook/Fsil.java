@@ -126,10 +126,10 @@ public final class Fsil {
         StringColumn opts = StringColumn.create("options (defaults)");
         StringColumn who = StringColumn.create("methods");
         for (Protocol p : plugins().protocols().all()) {
-            name.append(p.name());
+            name.append(p.id());
             desc.append(p.description());
-            opts.append(p.options().stream().map(Fsil::withDefault).collect(Collectors.joining(", ")));
-            who.append(String.join(", ", methodsFor(p.name())));
+            opts.append(p.parameters().stream().map(Fsil::withDefault).collect(Collectors.joining(", ")));
+            who.append(String.join(", ", methodsFor(p.id())));
         }
         return Table.create("protocols", name, desc, opts, who);
     }

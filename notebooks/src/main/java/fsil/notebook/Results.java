@@ -65,7 +65,7 @@ public final class Results {
     }
 
     Results(Protocol protocol, RunSpec spec, Runner.Outcome outcome, List<Metric> metrics) {
-        this.protocol = protocol.name();
+        this.protocol = protocol.id();
         this.spec = spec;
         this.outcome = outcome;
         this.metrics = List.copyOf(metrics);

@@ -9,7 +9,8 @@ import java.io.PrintWriter;
 /** The {@code fsil} command line. User errors print one clear message (exit 2), never a stack trace. */
 @Command(name = "fsil", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Few-shot and class-incremental classification research toolkit.",
-        subcommands = {MethodsCommand.class, DatasetsCommand.class, BackbonesCommand.class, EnginesCommand.class,
+        subcommands = {MethodsCommand.class, DatasetsCommand.class, BackbonesCommand.class, ProtocolsCommand.class,
+                EnginesCommand.class,
                 RunCommand.class, ReportCommand.class,
                 CompareCommand.class,
                 DemoCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})

@@ -151,9 +151,9 @@ final class RunCommand implements Callable<Integer> {
         StringBuilder sb = new StringBuilder("%nProtocols and their options (give them with -o NAME=V, or --episodes, --ways, ..."
                 + " above; a list V1,V2 makes one setting each):%n");
         for (fsil.eval.protocol.Protocol p : Cli.plugins().protocols().all()) {
-            sb.append("%n").append(TextWrap.wrap("  " + p.name() + ": ", p.description(), 4, width)
+            sb.append("%n").append(TextWrap.wrap("  " + p.id() + ": ", p.description(), 4, width)
                     .replace("%", "%%")).append("%n");
-            sb.append(MethodsCommand.parameters(p.options(), width).replace("%", "%%").replace("\n", "%n"))
+            sb.append(MethodsCommand.parameters(p.parameters(), width).replace("%", "%%").replace("\n", "%n"))
                     .append("%n");
         }
         return sb.toString();

@@ -28,7 +28,7 @@ public final class PluginProbeProtocol implements Protocol {
     static final Param<Integer> REPEATS = Param.integer("repeats", 2, 1, 100, "units (seeds)");
 
     @Override
-    public String name() {
+    public String id() {
         return "probe-protocol";
     }
 
@@ -38,7 +38,7 @@ public final class PluginProbeProtocol implements Protocol {
     }
 
     @Override
-    public List<Param<?>> options() {
+    public List<Param<?>> parameters() {
         return List.of(REPEATS);
     }
 

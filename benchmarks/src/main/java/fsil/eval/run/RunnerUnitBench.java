@@ -91,14 +91,14 @@ public class RunnerUnitBench {
         FewShotProtocol protocol = new FewShotProtocol();
         Map<String, String> options = Map.of("ways", "5", "shots", "5", "queries", "75", "episodes",
                 Integer.toString(episodes), "classes-from", "all");
-        plan = protocol.plan(data, protocol.options(options), RunSpec.DEFAULT_ORDER_SEED);
+        plan = protocol.plan(data, protocol.params(options), RunSpec.DEFAULT_ORDER_SEED);
         Method ncm = Registry.discover("method", Method.class, Method::id).get("ncm");
         capabilities = ncm.capabilities();
         learner = ncm.learner(ncm.defaults(), plan.background(0, Optional.empty()));
         Registry<Metric> registered = Registry.discover("metric", Metric.class, Metric::name);
         metrics = registered.ids().stream().map(registered::get).toList();
         runner = new Runner(new Registry<>("method", Method::id).register(ncm),
-                Registry.discover("protocol", Protocol.class, Protocol::name), registered,
+                Registry.discover("protocol", Protocol.class, Protocol::id), registered,
                 (name, backbone, seed, cache) -> data, work.resolve("cache"));
         Map<String, List<String>> o = new LinkedHashMap<>();
         options.forEach((k, v) -> o.put(k, List.of(v)));

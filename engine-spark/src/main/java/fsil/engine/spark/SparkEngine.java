@@ -262,7 +262,7 @@ public final class SparkEngine implements Engine {
         }
         boolean local = conf.get("spark.master").startsWith("local");
         if (!conf.contains("spark.app.name")) {
-            conf.setAppName("fsil " + plan.protocol().name() + " (" + plan.units().size() + " units)");
+            conf.setAppName("fsil " + plan.protocol().id() + " (" + plan.units().size() + " units)");
         }
         // rows (about 4 KB a unit) are streamed into the store as tasks end and not kept by the driver, so Spark's
         // cap on a job's total result size (1 GB by default: 250,000 units) does not apply

@@ -37,7 +37,7 @@ public final class ClassIncrementalProtocol implements Protocol {
     public static final Param<ClassPools.Pool> POOL = ClassPools.option(ClassPools.Pool.ALL, "take part");
 
     @Override
-    public String name() {
+    public String id() {
         return "cil";
     }
 
@@ -47,7 +47,7 @@ public final class ClassIncrementalProtocol implements Protocol {
     }
 
     @Override
-    public List<Param<?>> options() {
+    public List<Param<?>> parameters() {
         return List.of(STEPS, BASE_CLASSES, NUM_CLASSES, RUNS, POOL);
     }
 

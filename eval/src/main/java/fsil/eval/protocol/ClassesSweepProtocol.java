@@ -26,7 +26,7 @@ public final class ClassesSweepProtocol implements Protocol {
     public static final Param<ClassPools.Pool> POOL = ClassPools.option(ClassPools.Pool.ALL, "the subsets are drawn from");
 
     @Override
-    public String name() {
+    public String id() {
         return "gp-classes";
     }
 
@@ -36,7 +36,7 @@ public final class ClassesSweepProtocol implements Protocol {
     }
 
     @Override
-    public List<Param<?>> options() {
+    public List<Param<?>> parameters() {
         return List.of(CLASSES, RUNS, POOL);
     }
 

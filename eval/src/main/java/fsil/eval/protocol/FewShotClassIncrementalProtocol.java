@@ -42,7 +42,7 @@ public final class FewShotClassIncrementalProtocol implements Protocol {
     public enum Sessions { COMMITTED, SAMPLED }
 
     @Override
-    public String name() {
+    public String id() {
         return "fscil";
     }
 
@@ -52,7 +52,7 @@ public final class FewShotClassIncrementalProtocol implements Protocol {
     }
 
     @Override
-    public List<Param<?>> options() {
+    public List<Param<?>> parameters() {
         return List.of(SOURCE, BASE_CLASSES, WAYS, SHOTS, SESSIONS, RUNS);
     }
 

@@ -62,7 +62,7 @@ public final class FewShotProtocol implements Protocol {
     public enum Allocation { BALANCED, DIRICHLET }
 
     @Override
-    public String name() {
+    public String id() {
         return "fewshot";
     }
 
@@ -72,7 +72,7 @@ public final class FewShotProtocol implements Protocol {
     }
 
     @Override
-    public List<Param<?>> options() {
+    public List<Param<?>> parameters() {
         return List.of(WAYS, SHOTS, QUERIES, ALLOCATION, ALPHA, EPISODES, SPLIT, EPISODES_PER_UNIT);
     }
 

@@ -30,7 +30,7 @@ public final class NcmfProtocol implements Protocol {
     public static final Param<ClassPools.Pool> POOL = ClassPools.option(ClassPools.Pool.ALL, "take part");
 
     @Override
-    public String name() {
+    public String id() {
         return "ncmf";
     }
 
@@ -40,7 +40,7 @@ public final class NcmfProtocol implements Protocol {
     }
 
     @Override
-    public List<Param<?>> options() {
+    public List<Param<?>> parameters() {
         return List.of(INITIAL, CHUNK, NUM_CLASSES, RETRAIN_EVERY, RUNS, POOL);
     }
 

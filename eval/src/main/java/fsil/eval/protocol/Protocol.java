@@ -1,29 +1,24 @@
 package fsil.eval.protocol;
 
 import fsil.api.Method;
-import fsil.api.Param;
 import fsil.api.Params;
+import fsil.api.Plugin;
 import fsil.data.FeatureSet;
-
-import java.util.List;
 
 /**
  * An evaluation protocol: an exactly defined way of turning a {@link FeatureSet} into independent units (an
- * episode, an incremental run with one seed) that any capable method can be run on. Options are typed
- * {@link Param}s; a run may give several values for an option, which makes several settings. A protocol is a
+ * episode, an incremental run with one seed) that any capable method can be run on. Its options are its typed
+ * {@link #parameters()}; a run may give several values for an option, which makes several settings. A protocol is a
  * plugin: list an implementation (public, with a public no-argument constructor) in
- * {@code META-INF/services/fsil.eval.protocol.Protocol} and it appears in {@code fsil run --protocol}.
+ * {@code META-INF/services/fsil.eval.protocol.Protocol} and it appears in {@code fsil run --protocol} and
+ * {@code fsil protocols}.
  */
-public interface Protocol {
+public interface Protocol extends Plugin {
 
-    /** Command-line name, e.g. {@code fewshot}. */
-    String name();
-
-    /** One line. */
-    String description();
-
-    /** Options with defaults and documentation. */
-    List<Param<?>> options();
+    @Override
+    default String kind() {
+        return "protocol";
+    }
 
     /** Null if the method can take part, otherwise why not (e.g. the capabilities it lacks). */
     String incompatibility(Method method);
@@ -45,8 +40,4 @@ public interface Protocol {
      */
     ProtocolPlan plan(FeatureSet data, Params options, long orderSeed);
 
-    /** Options parsed for this protocol: unknown names and bad values are rejected listing valid ones. */
-    default Params options(java.util.Map<String, String> values) {
-        return Params.resolve("protocol " + name(), options(), values);
-    }
 }

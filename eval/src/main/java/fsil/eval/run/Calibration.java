@@ -130,7 +130,7 @@ public final class Calibration {
     }
 
     static Source source(RunPlan plan) {
-        boolean pooled = plan.protocol().options().stream().anyMatch(p -> p.name().equals(Selection.POOL_OPTION));
+        boolean pooled = plan.protocol().parameters().stream().anyMatch(p -> p.name().equals(Selection.POOL_OPTION));
         List<String> pools = plan.settings().stream()
                 .map(s -> s.options().asText().get(Selection.POOL_OPTION)).toList();
         if (pooled && pools.stream().allMatch(p -> p.equals("novel") || p.equals("base"))) {

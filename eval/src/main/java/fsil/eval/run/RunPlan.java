@@ -212,7 +212,7 @@ public final class RunPlan {
                     .background(spec.trainSeed(), java.util.Optional.empty()).base().isEmpty());
             if (!base) {
                 throw new FsilException("method '" + g.variant().label() + "' needs base classes, and "
-                        + protocol.name() + " on " + g.dataset() + " (" + g.setting().label() + ") gives it none: the "
+                        + protocol.id() + " on " + g.dataset() + " (" + g.setting().label() + ") gives it none: the "
                         + "dataset has no base split, or the protocol draws the base classes itself. For your own "
                         + "features, list the base classes in splits/base.txt (data/DATA.md); or leave the method out");
             }
@@ -228,7 +228,7 @@ public final class RunPlan {
             Params p = m.params(v.params());
             String why = protocol.incompatibility(m);
             if (why != null) {
-                throw new FsilException("method '" + m.id() + "' cannot run protocol " + protocol.name() + ": " + why
+                throw new FsilException("method '" + m.id() + "' cannot run protocol " + protocol.id() + ": " + why
                         + ". Run 'fsil methods' to see which methods support it.");
             }
             if (!labels.add(v.label())) {
@@ -261,7 +261,7 @@ public final class RunPlan {
         List<Setting> out = new ArrayList<>();
         Set<String> labels = new HashSet<>();
         for (Map<String, String> c : combos) {
-            Params p = protocol.options(c);
+            Params p = protocol.params(c);
             String label = protocol.settingLabel(p);
             if (!labels.add(label)) {
                 label = label + " " + p.changedFromDefaults();
@@ -317,7 +317,7 @@ public final class RunPlan {
             return r.key() + " is not a unit of this run's plan";
         }
         Group g = u.group();
-        if (!r.methodId().equals(g.variant().method().id()) || !r.protocol().equals(protocol.name())) {
+        if (!r.methodId().equals(g.variant().method().id()) || !r.protocol().equals(protocol.id())) {
             return r.key() + " was made by method " + r.methodId() + " under protocol " + r.protocol();
         }
         if (r.firstTask() != u.firstTask() || r.tasks() != u.tasks()) {
@@ -341,7 +341,7 @@ public final class RunPlan {
     /** What config.json holds: every parameter resolved (defaults included), the data and its fingerprints. */
     public ObjectNode config() {
         ObjectNode m = new ObjectMapper().createObjectNode();
-        m.put("protocol", protocol.name());
+        m.put("protocol", protocol.id());
         protocol.executionOptions().stream().sorted().forEach(m.putArray("execution_options")::add);
         ArrayNode ss = m.putArray("settings");
         for (Setting s : settings) {

@@ -364,7 +364,7 @@ public final class Runner {
         rows.forEach(r -> done.add(r.key()));
         List<RunPlan.Unit> todo = plan.units().stream().filter(u -> !done.contains(u.key())).toList();
         try (UnitStore store = UnitStore.append(run.resolve(UNITS))) {
-            progress.start(plan.protocol().name(), todo.stream().mapToLong(RunPlan.Unit::tasks).sum());
+            progress.start(plan.protocol().id(), todo.stream().mapToLong(RunPlan.Unit::tasks).sum());
             Engine.Results results = r -> {
                 String why = plan.mismatch(r);
                 if (why != null) {

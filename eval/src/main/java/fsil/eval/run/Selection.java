@@ -72,9 +72,9 @@ public final class Selection {
         candidates(plan); // names and values
         checkMetric(plan);
         Protocol protocol = plan.protocol();
-        if (protocol.options().stream().noneMatch(p -> p.name().equals(POOL_OPTION))) {
+        if (protocol.parameters().stream().noneMatch(p -> p.name().equals(POOL_OPTION))) {
             throw new FsilException("--select runs the protocol on the validation classes, and protocol "
-                    + protocol.name() + " has no " + POOL_OPTION + " option to draw them (fewshot, cil, ncmf and "
+                    + protocol.id() + " has no " + POOL_OPTION + " option to draw them (fewshot, cil, ncmf and "
                     + "gp-classes have one)");
         }
         for (RunPlan.Setting s : plan.settings()) {
@@ -124,7 +124,7 @@ public final class Selection {
             why = "is not a score but a cost (time or memory): selecting on it would choose the cheapest candidate, "
                     + "not the best";
         } else if (EPISODE_SCORES.contains(metric) || INCREMENTAL_SCORES.contains(metric)) {
-            why = "is not measured by protocol " + plan.protocol().name() + " (its tasks are "
+            why = "is not measured by protocol " + plan.protocol().id() + " (its tasks are "
                     + (episodes ? "episodes" : "incremental runs") + ")";
         } else {
             why = "is an unknown metric";

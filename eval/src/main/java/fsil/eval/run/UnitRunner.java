@@ -99,7 +99,7 @@ public final class UnitRunner {
                 }
             }
         }
-        return new UnitRecord(g.variant().label(), g.variant().method().id(), g.dataset(), plan.protocol().name(),
+        return new UnitRecord(g.variant().label(), g.variant().method().id(), g.dataset(), plan.protocol().id(),
                 g.setting().label(), unit.index(), unit.firstTask(), unit.tasks(), plan.spec().orderSeed(),
                 g.trainSeed(unit.firstTask()), error.isEmpty() ? UnitRecord.OK : UnitRecord.FAILED, error,
                 (System.nanoTime() - start) * 1e-9, stored);

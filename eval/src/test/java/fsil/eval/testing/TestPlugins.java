@@ -28,7 +28,7 @@ public final class TestPlugins {
     }
 
     public static Registry<Protocol> protocols() {
-        return Registry.discover("protocol", Protocol.class, Protocol::name);
+        return Registry.discover("protocol", Protocol.class, Protocol::id);
     }
 
     public static Registry<Metric> metrics() {
