@@ -27,8 +27,8 @@ import java.util.Set;
 /**
  * Writes the summaries ({@code summary.csv}, {@code a_matrix.csv}, {@code reliability.csv}) and an HTML report
  * (tables and Plotly figures) from a run's store alone. The report opens offline: {@code plotly.min.js} sits next to
- * it, a hard link to one copy in the cache directory where the file system allows it (so run directories share
- * it), a copy otherwise. Every user-given string is escaped for where it lands (HTML text, attribute, script).
+ * it, a copy of its own (4.6 MB) checked against the hash of the shipped file, so no other run can change it. Every
+ * user-given string is escaped for where it lands (HTML text, attribute, script, Plotly label).
  */
 public final class Report {
     public static final String SUMMARY = "summary.csv";
@@ -37,6 +37,9 @@ public final class Report {
     public static final String HTML = "report.html";
     public static final String PLOTLY = "plotly.min.js";
     static final String PLOTLY_VERSION = "2.35.2";
+    /** SHA-256 of plotly.min.js 2.35.2 as fsil ships it (resource fsil/report/plotly.min.js). */
+    static final String PLOTLY_SHA256 = "6d21266ce1bd7d9e5ab4e115989c70c20de0382fd973a8f26ab58619eba4d603";
+    static final long PLOTLY_SIZE = 4_558_696;
     /** Reliability bins with fewer predictions are left out of the diagram (their accuracy is noise). */
     static final int MIN_BIN_COUNT = 10;
 
@@ -48,13 +51,18 @@ public final class Report {
      * the summaries leave out and the report names.
      */
     public static List<UnitStore.Invalid> rebuild(Path dir, List<Metric> metrics) {
+        return rebuild(dir, metrics, Datasets.defaultCacheDir());
+    }
+
+    /** As {@link #rebuild(Path, List)}, with plotly.js cached in {@code cacheDir}. */
+    public static List<UnitStore.Invalid> rebuild(Path dir, List<Metric> metrics, Path cacheDir) {
         Path units = dir.resolve(UnitStore.FILE);
         if (!Files.exists(units)) {
             throw new FsilException(dir + " has no " + UnitStore.FILE + ": not a run directory, or a run that stored "
                     + "nothing yet");
         }
         UnitStore.Contents c = UnitStore.read(units);
-        write(dir, c.rows(), metrics, SettingOptions.read(dir), c.invalid());
+        write(dir, c.rows(), metrics, SettingOptions.read(dir), c.invalid(), cacheDir);
         return c.invalid();
     }
 
@@ -63,18 +71,34 @@ public final class Report {
         write(dir, records, metrics, SettingOptions.read(dir), List.of());
     }
 
+    /** As {@link #write(Path, List, List)}, with plotly.js cached in {@code cacheDir}. */
+    public static void write(Path dir, List<UnitRecord> records, List<Metric> metrics, Path cacheDir) {
+        write(dir, records, metrics, SettingOptions.read(dir), List.of(), cacheDir);
+    }
+
     /** As {@link #write(Path, List, List)}, with the given setting options (say, those of several runs). */
     public static void write(Path dir, List<UnitRecord> records, List<Metric> metrics, SettingOptions settings) {
         write(dir, records, metrics, settings, List.of());
     }
 
+    /** As {@link #write(Path, List, List, SettingOptions)}, with plotly.js cached in {@code cacheDir}. */
+    public static void write(Path dir, List<UnitRecord> records, List<Metric> metrics, SettingOptions settings,
+                             Path cacheDir) {
+        write(dir, records, metrics, settings, List.of(), cacheDir);
+    }
+
     static void write(Path dir, List<UnitRecord> records, List<Metric> metrics, SettingOptions settings,
                       List<UnitStore.Invalid> invalid) {
+        write(dir, records, metrics, settings, invalid, Datasets.defaultCacheDir());
+    }
+
+    static void write(Path dir, List<UnitRecord> records, List<Metric> metrics, SettingOptions settings,
+                      List<UnitStore.Invalid> invalid, Path cacheDir) {
         Table summary = Summary.summarize(records, metrics, settings);
         writeCsv(dir.resolve(SUMMARY), summary);
         writeCsv(dir.resolve(A_MATRIX), Summary.aMatrix(records));
         writeCsv(dir.resolve(RELIABILITY), Summary.reliability(records));
-        plotly(dir);
+        plotly(dir, cacheDir);
         String title = dir.toAbsolutePath().getFileName() == null ? "run" : dir.toAbsolutePath().getFileName().toString();
         AtomicFiles.writeString(dir.resolve(HTML), html(title, dir, records, metrics, summary, invalid));
     }
@@ -85,37 +109,107 @@ public final class Report {
         AtomicFiles.writeString(file, w.toString());
     }
 
-    /** plotly.min.js next to the report: a hard link to the cache's copy, or a copy. */
+    /**
+     * plotly.min.js next to the report, from the cache of the default cache directory: see
+     * {@link #plotly(Path, Path)}.
+     */
     public static void plotly(Path dir) {
+        plotly(dir, Datasets.defaultCacheDir());
+    }
+
+    /**
+     * plotly.min.js next to the report: a private copy (written to a temporary file and renamed), so that no other
+     * run can change the script of this report. Its bytes come from {@code plotly-2.35.2.min.js} in
+     * {@code cacheDir} when that copy has the SHA-256 of the file fsil ships ({@link #PLOTLY_SHA256}); a cached copy
+     * that differs (or is missing) is re-created from the resource. A run directory's copy that is intact and not
+     * shared with another file (a hard link made by an older fsil) is left as it is; any other is replaced, so
+     * {@code fsil report} repairs a damaged copy.
+     */
+    public static void plotly(Path dir, Path cacheDir) {
         Path target = dir.resolve(PLOTLY);
+        if (intactPrivateCopy(target)) {
+            return;
+        }
+        byte[] js = verifiedPlotly(cacheDir);
+        AtomicFiles.write(target, out -> out.write(js));
+    }
+
+    /** Whether {@code file} holds exactly the shipped plotly.js and has no other name (hard link). */
+    static boolean intactPrivateCopy(Path file) {
         try {
-            Path shared = Datasets.defaultCacheDir().resolve("plotly-" + PLOTLY_VERSION + ".min.js");
-            if (!Files.isRegularFile(shared)) {
-                AtomicFiles.write(shared, out -> copyResource(out));
+            if (!Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                    || Files.size(file) != PLOTLY_SIZE || links(file) != 1) {
+                return false;
             }
-            if (Files.isRegularFile(target) && Files.isSameFile(target, shared)) {
-                return; // already linked (fsil report on a run): renaming a second link onto it would do nothing
-            }
-            Path tmp = Files.createTempFile(dir, "." + PLOTLY + ".", ".tmp");
-            Files.delete(tmp);
-            try {
-                Files.createLink(tmp, shared);
-            } catch (IOException | UnsupportedOperationException e) {
-                Files.copy(shared, tmp);
-            }
-            Files.move(tmp, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        } catch (IOException | FsilException e) {
-            // no usable cache: the run directory gets its own copy
-            AtomicFiles.write(target, Report::copyResource);
+            return PLOTLY_SHA256.equals(sha256(Files.readAllBytes(file)));
+        } catch (IOException e) {
+            return false;
         }
     }
 
-    private static void copyResource(java.io.OutputStream out) throws IOException {
+    /** The number of names of a file (1 where the file system cannot tell). */
+    private static int links(Path file) throws IOException {
+        try {
+            return ((Number) Files.getAttribute(file, "unix:nlink", java.nio.file.LinkOption.NOFOLLOW_LINKS))
+                    .intValue();
+        } catch (UnsupportedOperationException | IllegalArgumentException e) {
+            return 1;
+        }
+    }
+
+    /**
+     * The bytes of plotly.js, checked against {@link #PLOTLY_SHA256}: those of the cache's copy when it is intact,
+     * else those of the resource, which then replace the cache's copy (atomically; a cache that cannot be written is
+     * left as it is). The bytes returned are the ones checked, so a cache file changed meanwhile cannot slip in.
+     */
+    static byte[] verifiedPlotly(Path cacheDir) {
+        Path shared = cacheDir == null ? null : cacheDir.resolve("plotly-" + PLOTLY_VERSION + ".min.js");
+        if (shared != null) {
+            try {
+                if (Files.isRegularFile(shared) && Files.size(shared) == PLOTLY_SIZE) {
+                    byte[] cached = Files.readAllBytes(shared);
+                    if (PLOTLY_SHA256.equals(sha256(cached))) {
+                        return cached;
+                    }
+                }
+            } catch (IOException e) {
+                // unreadable: re-created below
+            }
+        }
+        byte[] js = plotlyResource();
+        if (shared != null) {
+            try {
+                AtomicFiles.write(shared, out -> out.write(js));
+            } catch (FsilException e) {
+                // a read-only or full cache: the report still gets its copy from the resource
+            }
+        }
+        return js;
+    }
+
+    /** The plotly.js fsil ships, checked against its hash. */
+    static byte[] plotlyResource() {
+        byte[] js;
         try (InputStream in = Report.class.getResourceAsStream("/fsil/report/plotly.min.js")) {
             if (in == null) {
-                throw new IOException("plotly.min.js is missing from fsil's eval jar");
+                throw new FsilException("plotly.min.js is missing from fsil's eval jar");
             }
-            in.transferTo(out);
+            js = in.readAllBytes();
+        } catch (IOException e) {
+            throw new FsilException("cannot read plotly.min.js from fsil's eval jar: " + e.getMessage(), e);
+        }
+        if (!PLOTLY_SHA256.equals(sha256(js))) {
+            throw new FsilException("plotly.min.js in fsil's eval jar is damaged (SHA-256 " + sha256(js) + ", expected "
+                    + PLOTLY_SHA256 + "): rebuild fsil");
+        }
+        return js;
+    }
+
+    static String sha256(byte[] b) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(b));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
         }
     }
 
