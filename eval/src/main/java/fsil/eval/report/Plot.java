@@ -9,9 +9,16 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
- * A Plotly figure as plain JSON (data and layout, the format plotly.js reads), built with Jackson. Every string in
- * it, labels included, is written as a JSON string with {@code < > & ' "} and the line separators escaped, so a
- * figure is safe inside an HTML {@code <script>} whatever a user named a method or a dataset.
+ * A Plotly figure as plain JSON (data and layout, the format plotly.js reads), built with Jackson. Strings are kept
+ * as given (what {@link #data()} and {@link #layout()} show) and escaped twice when the figure is written:
+ * <ul>
+ * <li>for plotly's label context: plotly.js renders a subset of HTML in every text it draws (trace names, ticks,
+ * titles, annotations, hover labels: {@code <b>}, {@code <a href>}, {@code <br>}, ...) and decodes entities, so
+ * {@code & < >} of every string become {@code &amp; &lt; &gt;} and show as themselves; only the templates written by
+ * fsil ({@code hovertemplate}, {@code texttemplate}) keep their markup;</li>
+ * <li>for the HTML script context: the JSON is written with {@code < > & ' " /} and the line separators as
+ * backslash-u escapes, so nothing in it can end the {@code <script>} or open markup.</li>
+ * </ul>
  */
 public final class Plot {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -53,11 +60,11 @@ public final class Plot {
         return data.size();
     }
 
-    /** {"data": [...], "layout": {...}} with the HTML-safe escapes. */
+    /** {"data": [...], "layout": {...}}, labels escaped for plotly, with the HTML-safe escapes. */
     public String json() {
         ObjectNode o = JSON.createObjectNode();
-        o.set("data", data);
-        o.set("layout", layout);
+        o.set("data", labels(data));
+        o.set("layout", labels(layout));
         return safe(o);
     }
 
@@ -65,7 +72,47 @@ public final class Plot {
     public String html(String divId) {
         String id = safe(JSON.getNodeFactory().textNode(divId));
         return "<div class=\"fig\" id=" + Html.attribute(divId) + "></div>\n<script>Plotly.newPlot(" + id + ", "
-                + safe(data) + ", " + safe(layout) + ", {responsive: true});</script>\n";
+                + safe(labels(data)) + ", " + safe(labels(layout)) + ", {responsive: true});</script>\n";
+    }
+
+    /** Fields whose strings are plotly templates written by fsil: their markup is meant. */
+    private static final java.util.Set<String> TEMPLATES = java.util.Set.of("hovertemplate", "texttemplate");
+
+    /** A text shown as itself by plotly: {@code & < >} as entities, which plotly decodes. */
+    public static String label(String s) {
+        if (s.indexOf('&') < 0 && s.indexOf('<') < 0 && s.indexOf('>') < 0) {
+            return s;
+        }
+        StringBuilder sb = new StringBuilder(s.length() + 16);
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '&' -> sb.append("&amp;");
+                case '<' -> sb.append("&lt;");
+                case '>' -> sb.append("&gt;");
+                default -> sb.append(c);
+            }
+        }
+        return sb.toString();
+    }
+
+    /** A copy of the node with every string but the templates' escaped by {@link #label(String)}. */
+    static com.fasterxml.jackson.databind.JsonNode labels(com.fasterxml.jackson.databind.JsonNode node) {
+        if (node.isTextual()) {
+            return JSON.getNodeFactory().textNode(label(node.asText()));
+        }
+        if (node.isArray()) {
+            ArrayNode a = JSON.createArrayNode();
+            node.forEach(e -> a.add(labels(e)));
+            return a;
+        }
+        if (node.isObject()) {
+            ObjectNode o = JSON.createObjectNode();
+            node.fields().forEachRemaining(f -> o.set(f.getKey(),
+                    TEMPLATES.contains(f.getKey()) ? f.getValue().deepCopy() : labels(f.getValue())));
+            return o;
+        }
+        return node.deepCopy();
     }
 
     static String safe(Object node) {

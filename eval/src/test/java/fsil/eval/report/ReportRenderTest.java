@@ -82,8 +82,9 @@ class ReportRenderTest {
         Runner runner = new Runner(fsil.eval.testing.TestPlugins.methods(), fsil.eval.testing.TestPlugins.protocols(),
                 fsil.eval.testing.TestPlugins.metrics(), (name, backbone, seed, cache) -> data, tmp.resolve("cache"));
         Path dir = tmp.resolve(dirName);
+        String markup = "<b>bold</b><a href=\"https://example.org/\">link</a>";
         List<VariantSpec> methods = List.of(new VariantSpec(label, "ncm", Map.of()), VariantSpec.parse("knn"),
-                VariantSpec.parse("flaky[fail-mod=2]"));
+                VariantSpec.parse("flaky[fail-mod=2]"), new VariantSpec(markup, "knn", Map.of()));
         runner.run(new RunSpec(methods, List.of(dataset), "identity",
                 "cil", Map.of("steps", List.of("3"), "runs", List.of("2")), 1, 0, 1, 2), dir);
         String html = Files.readString(dir.resolve(Report.HTML));
@@ -93,6 +94,12 @@ class ReportRenderTest {
         assertTrue(body.find());
         assertFalse(body.group().contains("data-pwned"), "a payload ran: " + body.group());
         assertTrue(dom.contains("x&lt;/script&gt;&lt;script&gt;document.body.setAttribute"), "the label is on the page");
+        // plotly renders <b> and <a href> in labels: escaped, the markup is shown as text inside the figures
+        assertFalse(Pattern.compile("<a[^>]*example\\.org").matcher(dom).find(), "a label became a link");
+        assertFalse(Pattern.compile("<tspan[^>]*font-weight:\\s*bold").matcher(dom).find(), "a label became bold");
+        Matcher svgLabel = Pattern.compile("<svg[^>]*>(?:(?!</svg>).)*&lt;b&gt;bold&lt;/b&gt;&lt;a href=",
+                Pattern.DOTALL).matcher(dom);
+        assertTrue(svgLabel.find(), "the markup label is drawn as text in a figure");
 
         // compare.html of the two methods that did not fail, over two blocks so the CD diagram is drawn
         Path cmp = tmp.resolve("compare'><svg onload=document.body.setAttribute('data-pwned','cmp')>");
