@@ -31,14 +31,22 @@ public final class Plot {
     private final ArrayNode data = JSON.createArrayNode();
     private final ObjectNode layout = JSON.createObjectNode();
 
-    /** A figure with a title and axis titles. */
+    /**
+     * A figure with a title and axis titles, as wide as its container (no fixed width: plotly's autosize and the
+     * responsive option of {@link #html(String)} follow the page), with margins that grow to fit tick labels and
+     * axis titles (automargin) so that titles do not overlap the plot.
+     */
     public static Plot of(String title, String xTitle, String yTitle) {
         Plot p = new Plot();
-        p.layout.putObject("title").put("text", title);
-        p.layout.putObject("xaxis").putObject("title").put("text", xTitle);
-        p.layout.putObject("yaxis").putObject("title").put("text", yTitle);
+        p.layout.putObject("title").put("text", title).put("x", 0.02).put("xanchor", "left");
+        for (String axis : new String[]{"xaxis", "yaxis"}) {
+            ObjectNode a = p.layout.putObject(axis);
+            a.putObject("title").put("text", axis.equals("xaxis") ? xTitle : yTitle).put("standoff", 12);
+            a.put("automargin", true);
+        }
         p.layout.put("height", 440);
-        p.layout.put("width", 780);
+        p.layout.put("autosize", true);
+        p.layout.putObject("margin").put("l", 70).put("r", 30).put("t", 60).put("b", 60);
         return p;
     }
 

@@ -222,6 +222,7 @@ public final class Report {
         int failed = records.stream().filter(r -> !r.ok()).mapToInt(UnitRecord::tasks).sum();
         page.p(tasks + " tasks (episodes or runs), " + failed + " failed."
                 + (failed > 0 ? " Failed units are listed at the end." : ""));
+        page.raw("<p class=\"units\">" + Html.text(UNITS) + "</p>");
         if (!invalid.isEmpty()) {
             page.raw("<p class=\"warning\">" + Html.text(UnitStore.FILE + " holds " + invalid.size()
                     + " invalid row(s), left out of every number on this page: "
@@ -396,8 +397,8 @@ public final class Report {
             withAcc.putAll(cols);
             cols = withAcc;
         }
-        StringBuilder sb = new StringBuilder("<table><tr><th>method</th>");
-        cols.values().forEach(c -> sb.append("<th>").append(Html.text(c)).append("</th>"));
+        StringBuilder sb = new StringBuilder("<table class=\"headline\"><tr><th>method</th>");
+        cols.forEach((metric, label) -> sb.append("<th>").append(Html.text(header(metric, label))).append("</th>"));
         sb.append("</tr>");
         for (Summary.Group g : groups) {
             sb.append("<tr><td>").append(Html.text(g.method())).append("</td>");
@@ -409,6 +410,27 @@ public final class Report {
             sb.append("</tr>");
         }
         return sb.append("</table>").toString();
+    }
+
+    /** The convention of the report's numbers, stated once at its top. */
+    static final String UNITS = "Units: accuracies, forgetting and BWT are in % (their differences in percentage "
+            + "points); ECE, MCE and adaptive ECE are fractions (0-1), NLL is in nats, the Brier score is on its 0-2 "
+            + "scale; times and memory carry their unit. ± is the 95% confidence interval over tasks. Headers repeat "
+            + "the unit.";
+
+    /** A column header with the unit of its metric (see {@link #UNITS}). */
+    static String header(String metric, String label) {
+        String base = metric.endsWith(Metric.TEMPERATURE_SCALED)
+                ? metric.substring(0, metric.length() - Metric.TEMPERATURE_SCALED.length()) : metric;
+        if (isPercent(metric)) {
+            return label + " (%)";
+        }
+        return switch (base) {
+            case "ece", "mce", "adaptive_ece" -> label + " (0-1)";
+            case "nll" -> label + " (nats)";
+            case "brier" -> label + " (0-2)";
+            default -> label;
+        };
     }
 
     /** A summary value for people: accuracies in %, with the 95% CI only when there are two or more units. */
@@ -552,11 +574,10 @@ public final class Report {
         for (int i = 0; i < names.size(); i++) {
             Row f = find(summary, names.get(i), dataset, setting, "fit_s", null);
             Row p = find(summary, names.get(i), dataset, setting, "predict_s", null);
-            fit[i] = f == null ? 0 : 1e3 * f.getDouble("value");
-            pred[i] = p == null ? 0 : 1e3 * p.getDouble("value");
+            fit[i] = f == null ? Double.NaN : 1e3 * f.getDouble("value");
+            pred[i] = p == null ? Double.NaN : 1e3 * p.getDouble("value");
         }
-        page.figure(Figures.groupedBars(title, "milliseconds", names, List.of("fit (learn)", "predict"),
-                List.of(fit, pred)));
+        page.figure(Figures.times(title, names, fit, pred));
     }
 
     /** gp-classes: accuracy against the number of classes, one line per method over all settings. */
@@ -648,7 +669,9 @@ public final class Report {
                     + "{ window.fsilErrors.push(String(e.message)); });</script>\n<script src=\"" + PLOTLY
                     + "\"></script>\n<style>body{font-family:sans-serif;margin:2em}"
                     + "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:4px 8px;"
-                    + "text-align:right}th{background:#f0f0f0}td:first-child{text-align:left}.fig{margin:1em 0}"
+                    + "text-align:right}th{background:#f0f0f0}td:first-child{text-align:left}"
+                    + "table.headline td{white-space:nowrap}table.headline td:first-child{white-space:normal}"
+                    + ".fig{margin:1em 0;width:100%}.units{color:#444}"
                     + ".warning{color:#a00;font-weight:bold}</style></head><body>\n" + body + SELF_CHECK
                     + "</body></html>\n";
         }
