@@ -50,6 +50,9 @@ final class CompareCommand implements Callable<Integer> {
             + "compare.html (it is created; default runs/compare-<time>); nothing of yours, and no run directory, is "
             + "written into")
     Path out;
+    @Option(names = "--cache", paramLabel = "DIR", description = "cache directory, where the checked copy of plotly.js"
+            + " is kept (default $FSIL_CACHE or ~/.cache/fsil)")
+    Path cache;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -84,7 +87,7 @@ final class CompareCommand implements Callable<Integer> {
             throw new FsilException("cannot create " + dir + ": " + e.getMessage(), e);
         }
         try {
-            CompareReport.write(dir, c, title);
+            CompareReport.write(dir, c, title, cache != null ? cache : fsil.data.Datasets.defaultCacheDir());
         } catch (RuntimeException e) {
             for (String name : List.of(CompareReport.PAIRS, CompareReport.RANKS, CompareReport.FRIEDMAN,
                     CompareReport.HTML, Report.PLOTLY)) {

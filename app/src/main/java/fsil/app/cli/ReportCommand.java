@@ -19,6 +19,9 @@ import java.util.concurrent.Callable;
 final class ReportCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "DIR", description = "run directory")
     Path dir;
+    @CommandLine.Option(names = "--cache", paramLabel = "DIR", description = "cache directory, where the checked copy "
+            + "of plotly.js is kept (default $FSIL_CACHE or ~/.cache/fsil)")
+    Path cache;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -27,7 +30,8 @@ final class ReportCommand implements Callable<Integer> {
     public Integer call() {
         List<UnitStore.Invalid> invalid;
         try (RunDirectory run = RunDirectory.open(dir)) {
-            invalid = Report.rebuild(run.path(), Cli.plugins().metrics().all());
+            invalid = Report.rebuild(run.path(), Cli.plugins().metrics().all(),
+                    cache != null ? cache : fsil.data.Datasets.defaultCacheDir());
         }
         PrintWriter err = spec.commandLine().getErr();
         for (UnitStore.Invalid i : invalid) {

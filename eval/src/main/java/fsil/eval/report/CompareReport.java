@@ -19,10 +19,15 @@ public final class CompareReport {
     }
 
     public static void write(Path dir, Comparison c, String title) {
+        write(dir, c, title, fsil.data.Datasets.defaultCacheDir());
+    }
+
+    /** As {@link #write(Path, Comparison, String)}, with plotly.js cached in {@code cacheDir}. */
+    public static void write(Path dir, Comparison c, String title, Path cacheDir) {
         AtomicFiles.writeString(dir.resolve(PAIRS), csv(c.pairsTable()));
         AtomicFiles.writeString(dir.resolve(RANKS), csv(c.ranksTable()));
         AtomicFiles.writeString(dir.resolve(FRIEDMAN), c.friedmanLine() + "\n");
-        Report.plotly(dir);
+        Report.plotly(dir, cacheDir);
         Report.Page page = new Report.Page(title);
         page.h1(title);
         page.raw(html(c, "fig" + page.nextFigure()));

@@ -50,9 +50,34 @@ public final class Figures {
         return false;
     }
 
+    /** Longest tick label shown in full on a category axis; longer ones end in an ellipsis (hover shows them). */
+    static final int MAX_TICK = 40;
+
+    /**
+     * Tick labels of a category axis: vertical when some label is long (slanted ones reach into the y axis' tick
+     * labels), and at most {@link #MAX_TICK} characters.
+     */
+    private static void categoryAxis(Plot p, List<String> categories) {
+        int longest = categories.stream().mapToInt(String::length).max().orElse(0);
+        if (longest <= 12) {
+            return;
+        }
+        ObjectNode x = p.layout().with("xaxis");
+        x.put("tickangle", -90);
+        if (longest > MAX_TICK) {
+            ArrayNode values = x.putArray("tickvals");
+            ArrayNode texts = x.putArray("ticktext");
+            for (String c : categories) {
+                values.add(c);
+                texts.add(abbreviate(c));
+            }
+        }
+    }
+
     /** Bars with 95% CI error bars (none where the CI is NaN, e.g. a single unit). */
     public static Plot bars(String title, String yTitle, List<String> categories, double[] values, double[] ci) {
         Plot p = Plot.of(title, "", yTitle);
+        categoryAxis(p, categories);
         ObjectNode t = p.trace();
         t.put("type", "bar");
         ArrayNode x = t.putArray("x");
@@ -79,6 +104,7 @@ public final class Figures {
     public static Plot groupedBars(String title, String yTitle, List<String> categories, List<String> seriesNames,
                                    List<double[]> seriesValues) {
         Plot p = Plot.of(title, "", yTitle);
+        categoryAxis(p, categories);
         p.layout().put("barmode", "group");
         for (int s = 0; s < seriesNames.size(); s++) {
             ObjectNode t = p.trace();
@@ -88,6 +114,53 @@ public final class Figures {
             categories.forEach(x::add);
             numbers(t, "y", seriesValues.get(s));
             t.putObject("marker").put("color", color(s));
+        }
+        return p;
+    }
+
+    /**
+     * Time per task in milliseconds, fit and predict bars per method, on a log scale (on a linear one, one slow
+     * method flattens the bars of the others); values that are not positive draw no bar.
+     */
+    public static Plot times(String title, List<String> methods, double[] fitMs, double[] predictMs) {
+        double[] fit = fitMs.clone();
+        double[] predict = predictMs.clone();
+        for (double[] v : List.of(fit, predict)) {
+            for (int i = 0; i < v.length; i++) {
+                v[i] = v[i] > 0 ? v[i] : Double.NaN;
+            }
+        }
+        Plot p = groupedBars(title, "milliseconds (log scale)", methods, List.of("fit (learn)", "predict"),
+                List.of(fit, predict));
+        double lo = Double.POSITIVE_INFINITY;
+        double hi = 0;
+        for (double[] v : List.of(fit, predict)) {
+            for (double x : v) {
+                if (x > 0) {
+                    lo = Math.min(lo, x);
+                    hi = Math.max(hi, x);
+                }
+            }
+        }
+        ObjectNode y = p.layout().with("yaxis");
+        y.put("type", "log");
+        if (hi > 0) {
+            // ticks at 1, 2 and 5 times the powers of ten, labelled in full (plotly's own log ticks label a range
+            // within one decade by single digits)
+            lo /= 1.6;
+            hi *= 1.6;
+            y.putArray("range").add(Math.log10(lo)).add(Math.log10(hi));
+            ArrayNode values = y.putArray("tickvals");
+            ArrayNode texts = y.putArray("ticktext");
+            for (int e = (int) Math.floor(Math.log10(lo)); e <= (int) Math.ceil(Math.log10(hi)); e++) {
+                for (int m : new int[]{1, 2, 5}) {
+                    java.math.BigDecimal v = java.math.BigDecimal.valueOf(m).scaleByPowerOfTen(e);
+                    if (v.doubleValue() >= lo && v.doubleValue() <= hi) {
+                        values.add(v.doubleValue());
+                        texts.add(v.stripTrailingZeros().toPlainString());
+                    }
+                }
+            }
         }
         return p;
     }
@@ -174,12 +247,18 @@ public final class Figures {
     public static Plot reliability(String title, List<Series> perMethod, List<long[]> counts, List<Boolean> dashed,
                                    int minCount) {
         Plot p = Plot.of(title + (minCount > 1 ? " (bins with fewer than " + minCount + " predictions left out)" : ""),
-                "confidence (mean per bin)", "accuracy");
-        p.layout().with("yaxis").putArray("domain").add(0.3).add(1);
+                "", "accuracy (fraction)");
+        // two stacked plots on one confidence scale: the curves above, the counts below with the axis title
+        p.layout().with("yaxis").putArray("domain").add(0.36).add(1);
+        p.layout().with("xaxis").putArray("range").add(0).add(1);
+        ObjectNode x2 = p.layout().with("xaxis2");
+        x2.put("anchor", "y2").put("matches", "x").put("automargin", true);
+        x2.putObject("title").put("text", "confidence (mean per bin)").put("standoff", 8);
         ObjectNode y2 = p.layout().with("yaxis2");
-        y2.putArray("domain").add(0).add(0.22);
-        y2.put("title", "predictions").put("type", "log").put("anchor", "x");
-        p.layout().put("barmode", "group").put("height", 560);
+        y2.putArray("domain").add(0).add(0.2);
+        y2.put("type", "log").put("dtick", 1).put("anchor", "x2").put("automargin", true);
+        y2.putObject("title").put("text", "predictions");
+        p.layout().put("barmode", "group").put("height", 600);
         ObjectNode diag = p.trace();
         diag.put("type", "scatter").put("mode", "lines").put("name", "perfect calibration");
         numbers(diag, "x", new double[]{0, 1});
@@ -210,7 +289,7 @@ public final class Figures {
             t.put("hovertemplate", "confidence %{x:.3f}, accuracy %{y:.3f}, %{text}");
             t.putObject("line").put("color", color(colour)).put("dash", scaled ? "dot" : "solid");
             ObjectNode bars = p.trace();
-            bars.put("type", "bar").put("name", s.name() + ": predictions per bin").put("yaxis", "y2")
+            bars.put("type", "bar").put("name", s.name() + ": predictions per bin").put("xaxis", "x2").put("yaxis", "y2")
                     .put("showlegend", false).put("opacity", scaled ? 0.35 : 0.6);
             ArrayNode bx = bars.putArray("x");
             ArrayNode by = bars.putArray("y");
@@ -225,35 +304,63 @@ public final class Figures {
     }
 
     /**
-     * Critical-difference diagram (Demšar, JMLR 2006): methods at their average rank (1 = best) on an axis from 1 to
-     * k, the critical difference as a bar above, and a thick bar under each group of methods whose ranks differ by
-     * less than it (not significantly different).
+     * Critical-difference diagram (Demšar, JMLR 2006): an axis of average ranks (1 = best), each method marked at its
+     * rank with a line down to its own row of labels (the better half to the left, the worse half to the right, so
+     * tied ranks stay readable), the critical difference as a bar above the axis starting at rank 1 (the axis is
+     * extended when the bar is longer than it), and a thick bar under the axis for each group of methods whose ranks
+     * differ by less than it (not significantly different).
      */
     public static Plot cdDiagram(String title, List<String> methods, double[] averageRanks, double cd, int[][] cliques) {
         int k = methods.size();
-        Plot p = Plot.of(title, "average rank (1 = best)", "");
-        ObjectNode x = p.layout().with("xaxis");
-        x.putArray("range").add(0.5).add(k + 0.5);
-        x.put("dtick", 1).put("side", "top");
-        p.layout().with("yaxis").put("visible", false).putArray("range").add(-1.2 - 0.25 * cliques.length).add(1.2);
-        p.layout().put("height", 260 + 22 * k).put("showlegend", false);
+        Integer[] order = new Integer[k];
         for (int i = 0; i < k; i++) {
-            ObjectNode t = p.trace();
-            t.put("type", "scatter").put("mode", "markers+text").put("name", methods.get(i));
-            numbers(t, "x", new double[]{averageRanks[i]});
-            numbers(t, "y", new double[]{0});
-            t.putArray("text").add(String.format(java.util.Locale.ROOT, "%s (%.2f)", methods.get(i), averageRanks[i]));
-            t.put("textposition", i % 2 == 0 ? "bottom center" : "top center");
-            t.putObject("marker").put("color", color(i)).put("size", 10);
+            order[i] = i;
         }
-        if (!Double.isNaN(cd)) {
-            ObjectNode bar = p.trace();
-            bar.put("type", "scatter").put("mode", "lines+text").put("name", "critical difference");
-            numbers(bar, "x", new double[]{1, 1 + cd});
-            numbers(bar, "y", new double[]{1, 1});
-            bar.putArray("text").add("").add(String.format(java.util.Locale.ROOT, "CD = %.2f", cd));
-            bar.put("textposition", "middle right");
-            bar.putObject("line").put("color", "black").put("width", 3);
+        java.util.Arrays.sort(order, (a, b) -> Double.compare(averageRanks[a], averageRanks[b]));
+        double min = 1;
+        double max = Math.max(k, 2);
+        for (double r : averageRanks) {
+            min = Math.min(min, r);
+            max = Math.max(max, r);
+        }
+        boolean withCd = !Double.isNaN(cd) && cd > 0;
+        int lastTick = (int) Math.ceil(withCd ? Math.max(max, 1 + cd) : max);
+        double xlo = Math.min(min, 1) - 0.25;
+        double xhi = lastTick + 0.25;
+        int left = (k + 1) / 2;
+        double cliqueGap = 0.16;
+        double rowGap = 0.3;
+        double firstRow = -0.3 - cliqueGap * cliques.length;
+        double ymin = firstRow - rowGap * (Math.max(left, k - left) - 1) - 0.2;
+        double ymax = withCd ? 1.35 : 0.6;
+        double pxPerUnit = 80;
+
+        Plot p = Plot.of(title + " (rank 1 = best)", "", "");
+        ObjectNode layout = p.layout();
+        ObjectNode x = layout.with("xaxis");
+        x.put("visible", false).put("fixedrange", true).putArray("range").add(xlo).add(xhi);
+        ObjectNode y = layout.with("yaxis");
+        y.put("visible", false).put("fixedrange", true).putArray("range").add(ymin).add(ymax);
+        int longest = 0;
+        for (int i = 0; i < k; i++) {
+            longest = Math.max(longest, label(methods.get(i), averageRanks[i]).length());
+        }
+        int side = 24 + 7 * longest;
+        layout.putObject("margin").put("l", side).put("r", side).put("t", 60).put("b", 10);
+        layout.put("height", (int) Math.round((ymax - ymin) * pxPerUnit) + 70).put("showlegend", false);
+        ArrayNode notes = layout.putArray("annotations");
+
+        // the axis, its ticks and tick labels
+        line(p, "#000", 1.5, new double[]{Math.min(min, 1), lastTick}, new double[]{0, 0});
+        for (int t = 1; t <= lastTick; t++) {
+            line(p, "#000", 1.5, new double[]{t, t}, new double[]{0, 0.12});
+            note(notes, Integer.toString(t), t, 0.16, "center", "bottom");
+        }
+        if (withCd) {
+            line(p, "#000", 3, new double[]{1, 1 + cd}, new double[]{0.9, 0.9});
+            line(p, "#000", 1.5, new double[]{1, 1}, new double[]{0.82, 0.98});
+            line(p, "#000", 1.5, new double[]{1 + cd, 1 + cd}, new double[]{0.82, 0.98});
+            note(notes, String.format(java.util.Locale.ROOT, "CD = %.2f", cd), 1 + cd / 2, 1.0, "center", "bottom");
         }
         for (int c = 0; c < cliques.length; c++) {
             double lo = Double.POSITIVE_INFINITY;
@@ -262,13 +369,56 @@ public final class Figures {
                 lo = Math.min(lo, averageRanks[m]);
                 hi = Math.max(hi, averageRanks[m]);
             }
-            ObjectNode t = p.trace();
-            t.put("type", "scatter").put("mode", "lines").put("name", "not significantly different")
-                    .put("hoverinfo", "skip");
-            numbers(t, "x", new double[]{lo - 0.03, hi + 0.03});
-            numbers(t, "y", new double[]{-0.9 - 0.25 * c, -0.9 - 0.25 * c});
-            t.putObject("line").put("color", "#333").put("width", 6);
+            ObjectNode t = line(p, "#333", 6, new double[]{lo - 0.04, hi + 0.04},
+                    new double[]{-0.22 - cliqueGap * c, -0.22 - cliqueGap * c});
+            t.put("name", "not significantly different");
+        }
+        for (int j = 0; j < k; j++) {
+            boolean onLeft = j < left;
+            int m = onLeft ? order[j] : order[k - 1 - (j - left)];
+            double row = firstRow - rowGap * (onLeft ? j : j - left);
+            double r = averageRanks[m];
+            line(p, "#555", 1, new double[]{r, r, onLeft ? xlo : xhi}, new double[]{0, row, row});
+            ObjectNode dot = p.trace();
+            dot.put("type", "scatter").put("mode", "markers").put("name", methods.get(m));
+            numbers(dot, "x", new double[]{r});
+            numbers(dot, "y", new double[]{0});
+            dot.putArray("text").add(String.format(java.util.Locale.ROOT, "%s (%.2f)", methods.get(m), r));
+            dot.put("hoverinfo", "text");
+            dot.putObject("marker").put("color", color(m)).put("size", 10);
+            ObjectNode n = note(notes, label(methods.get(m), r), onLeft ? 0 : 1, row, onLeft ? "right" : "left",
+                    "middle");
+            n.put("xref", "paper");
+            n.put("xshift", onLeft ? -4 : 4);
         }
         return p;
+    }
+
+    private static String label(String method, double rank) {
+        return String.format(java.util.Locale.ROOT, "%s (%.2f)", abbreviate(method), rank);
+    }
+
+    /** At most {@link #MAX_TICK} characters, the last an ellipsis. */
+    static String abbreviate(String s) {
+        return s.length() > MAX_TICK ? s.substring(0, MAX_TICK - 1) + "…" : s;
+    }
+
+    /** A plain line trace without hover (the axis, ticks, bars and leaders of the CD diagram). */
+    private static ObjectNode line(Plot p, String colour, double width, double[] x, double[] y) {
+        ObjectNode t = p.trace();
+        t.put("type", "scatter").put("mode", "lines").put("hoverinfo", "skip").put("showlegend", false);
+        numbers(t, "x", x);
+        numbers(t, "y", y);
+        t.putObject("line").put("color", colour).put("width", width);
+        return t;
+    }
+
+    /** A text annotation at data coordinates, without arrow. */
+    private static ObjectNode note(ArrayNode notes, String text, double x, double y, String xanchor, String yanchor) {
+        ObjectNode n = notes.addObject();
+        n.put("text", text).put("x", x).put("y", y).put("xref", "x").put("yref", "y").put("showarrow", false)
+                .put("xanchor", xanchor).put("yanchor", yanchor);
+        n.putObject("font").put("size", 12);
+        return n;
     }
 }

@@ -9,9 +9,16 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
- * A Plotly figure as plain JSON (data and layout, the format plotly.js reads), built with Jackson. Every string in
- * it, labels included, is written as a JSON string with {@code < > & ' "} and the line separators escaped, so a
- * figure is safe inside an HTML {@code <script>} whatever a user named a method or a dataset.
+ * A Plotly figure as plain JSON (data and layout, the format plotly.js reads), built with Jackson. Strings are kept
+ * as given (what {@link #data()} and {@link #layout()} show) and escaped twice when the figure is written:
+ * <ul>
+ * <li>for plotly's label context: plotly.js renders a subset of HTML in every text it draws (trace names, ticks,
+ * titles, annotations, hover labels: {@code <b>}, {@code <a href>}, {@code <br>}, ...) and decodes entities, so
+ * {@code & < >} of every string become {@code &amp; &lt; &gt;} and show as themselves; only the templates written by
+ * fsil ({@code hovertemplate}, {@code texttemplate}) keep their markup;</li>
+ * <li>for the HTML script context: the JSON is written with {@code < > & ' " /} and the line separators as
+ * backslash-u escapes, so nothing in it can end the {@code <script>} or open markup.</li>
+ * </ul>
  */
 public final class Plot {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -24,14 +31,22 @@ public final class Plot {
     private final ArrayNode data = JSON.createArrayNode();
     private final ObjectNode layout = JSON.createObjectNode();
 
-    /** A figure with a title and axis titles. */
+    /**
+     * A figure with a title and axis titles, as wide as its container (no fixed width: plotly's autosize and the
+     * responsive option of {@link #html(String)} follow the page), with margins that grow to fit tick labels and
+     * axis titles (automargin) so that titles do not overlap the plot.
+     */
     public static Plot of(String title, String xTitle, String yTitle) {
         Plot p = new Plot();
-        p.layout.putObject("title").put("text", title);
-        p.layout.putObject("xaxis").putObject("title").put("text", xTitle);
-        p.layout.putObject("yaxis").putObject("title").put("text", yTitle);
+        p.layout.putObject("title").put("text", title).put("x", 0.02).put("xanchor", "left");
+        for (String axis : new String[]{"xaxis", "yaxis"}) {
+            ObjectNode a = p.layout.putObject(axis);
+            a.putObject("title").put("text", axis.equals("xaxis") ? xTitle : yTitle).put("standoff", 12);
+            a.put("automargin", true);
+        }
         p.layout.put("height", 440);
-        p.layout.put("width", 780);
+        p.layout.put("autosize", true);
+        p.layout.putObject("margin").put("l", 70).put("r", 30).put("t", 60).put("b", 60);
         return p;
     }
 
@@ -53,11 +68,11 @@ public final class Plot {
         return data.size();
     }
 
-    /** {"data": [...], "layout": {...}} with the HTML-safe escapes. */
+    /** {"data": [...], "layout": {...}}, labels escaped for plotly, with the HTML-safe escapes. */
     public String json() {
         ObjectNode o = JSON.createObjectNode();
-        o.set("data", data);
-        o.set("layout", layout);
+        o.set("data", labels(data));
+        o.set("layout", labels(layout));
         return safe(o);
     }
 
@@ -65,7 +80,47 @@ public final class Plot {
     public String html(String divId) {
         String id = safe(JSON.getNodeFactory().textNode(divId));
         return "<div class=\"fig\" id=" + Html.attribute(divId) + "></div>\n<script>Plotly.newPlot(" + id + ", "
-                + safe(data) + ", " + safe(layout) + ", {responsive: true});</script>\n";
+                + safe(labels(data)) + ", " + safe(labels(layout)) + ", {responsive: true});</script>\n";
+    }
+
+    /** Fields whose strings are plotly templates written by fsil: their markup is meant. */
+    private static final java.util.Set<String> TEMPLATES = java.util.Set.of("hovertemplate", "texttemplate");
+
+    /** A text shown as itself by plotly: {@code & < >} as entities, which plotly decodes. */
+    public static String label(String s) {
+        if (s.indexOf('&') < 0 && s.indexOf('<') < 0 && s.indexOf('>') < 0) {
+            return s;
+        }
+        StringBuilder sb = new StringBuilder(s.length() + 16);
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '&' -> sb.append("&amp;");
+                case '<' -> sb.append("&lt;");
+                case '>' -> sb.append("&gt;");
+                default -> sb.append(c);
+            }
+        }
+        return sb.toString();
+    }
+
+    /** A copy of the node with every string but the templates' escaped by {@link #label(String)}. */
+    static com.fasterxml.jackson.databind.JsonNode labels(com.fasterxml.jackson.databind.JsonNode node) {
+        if (node.isTextual()) {
+            return JSON.getNodeFactory().textNode(label(node.asText()));
+        }
+        if (node.isArray()) {
+            ArrayNode a = JSON.createArrayNode();
+            node.forEach(e -> a.add(labels(e)));
+            return a;
+        }
+        if (node.isObject()) {
+            ObjectNode o = JSON.createObjectNode();
+            node.fields().forEachRemaining(f -> o.set(f.getKey(),
+                    TEMPLATES.contains(f.getKey()) ? f.getValue().deepCopy() : labels(f.getValue())));
+            return o;
+        }
+        return node.deepCopy();
     }
 
     static String safe(Object node) {

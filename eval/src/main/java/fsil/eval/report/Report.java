@@ -27,8 +27,8 @@ import java.util.Set;
 /**
  * Writes the summaries ({@code summary.csv}, {@code a_matrix.csv}, {@code reliability.csv}) and an HTML report
  * (tables and Plotly figures) from a run's store alone. The report opens offline: {@code plotly.min.js} sits next to
- * it, a hard link to one copy in the cache directory where the file system allows it (so run directories share
- * it), a copy otherwise. Every user-given string is escaped for where it lands (HTML text, attribute, script).
+ * it, a copy of its own (4.6 MB) checked against the hash of the shipped file, so no other run can change it. Every
+ * user-given string is escaped for where it lands (HTML text, attribute, script, Plotly label).
  */
 public final class Report {
     public static final String SUMMARY = "summary.csv";
@@ -37,6 +37,9 @@ public final class Report {
     public static final String HTML = "report.html";
     public static final String PLOTLY = "plotly.min.js";
     static final String PLOTLY_VERSION = "2.35.2";
+    /** SHA-256 of plotly.min.js 2.35.2 as fsil ships it (resource fsil/report/plotly.min.js). */
+    static final String PLOTLY_SHA256 = "6d21266ce1bd7d9e5ab4e115989c70c20de0382fd973a8f26ab58619eba4d603";
+    static final long PLOTLY_SIZE = 4_558_696;
     /** Reliability bins with fewer predictions are left out of the diagram (their accuracy is noise). */
     static final int MIN_BIN_COUNT = 10;
 
@@ -48,13 +51,18 @@ public final class Report {
      * the summaries leave out and the report names.
      */
     public static List<UnitStore.Invalid> rebuild(Path dir, List<Metric> metrics) {
+        return rebuild(dir, metrics, Datasets.defaultCacheDir());
+    }
+
+    /** As {@link #rebuild(Path, List)}, with plotly.js cached in {@code cacheDir}. */
+    public static List<UnitStore.Invalid> rebuild(Path dir, List<Metric> metrics, Path cacheDir) {
         Path units = dir.resolve(UnitStore.FILE);
         if (!Files.exists(units)) {
             throw new FsilException(dir + " has no " + UnitStore.FILE + ": not a run directory, or a run that stored "
                     + "nothing yet");
         }
         UnitStore.Contents c = UnitStore.read(units);
-        write(dir, c.rows(), metrics, SettingOptions.read(dir), c.invalid());
+        write(dir, c.rows(), metrics, SettingOptions.read(dir), c.invalid(), cacheDir);
         return c.invalid();
     }
 
@@ -63,18 +71,34 @@ public final class Report {
         write(dir, records, metrics, SettingOptions.read(dir), List.of());
     }
 
+    /** As {@link #write(Path, List, List)}, with plotly.js cached in {@code cacheDir}. */
+    public static void write(Path dir, List<UnitRecord> records, List<Metric> metrics, Path cacheDir) {
+        write(dir, records, metrics, SettingOptions.read(dir), List.of(), cacheDir);
+    }
+
     /** As {@link #write(Path, List, List)}, with the given setting options (say, those of several runs). */
     public static void write(Path dir, List<UnitRecord> records, List<Metric> metrics, SettingOptions settings) {
         write(dir, records, metrics, settings, List.of());
     }
 
+    /** As {@link #write(Path, List, List, SettingOptions)}, with plotly.js cached in {@code cacheDir}. */
+    public static void write(Path dir, List<UnitRecord> records, List<Metric> metrics, SettingOptions settings,
+                             Path cacheDir) {
+        write(dir, records, metrics, settings, List.of(), cacheDir);
+    }
+
     static void write(Path dir, List<UnitRecord> records, List<Metric> metrics, SettingOptions settings,
                       List<UnitStore.Invalid> invalid) {
+        write(dir, records, metrics, settings, invalid, Datasets.defaultCacheDir());
+    }
+
+    static void write(Path dir, List<UnitRecord> records, List<Metric> metrics, SettingOptions settings,
+                      List<UnitStore.Invalid> invalid, Path cacheDir) {
         Table summary = Summary.summarize(records, metrics, settings);
         writeCsv(dir.resolve(SUMMARY), summary);
         writeCsv(dir.resolve(A_MATRIX), Summary.aMatrix(records));
         writeCsv(dir.resolve(RELIABILITY), Summary.reliability(records));
-        plotly(dir);
+        plotly(dir, cacheDir);
         String title = dir.toAbsolutePath().getFileName() == null ? "run" : dir.toAbsolutePath().getFileName().toString();
         AtomicFiles.writeString(dir.resolve(HTML), html(title, dir, records, metrics, summary, invalid));
     }
@@ -85,37 +109,107 @@ public final class Report {
         AtomicFiles.writeString(file, w.toString());
     }
 
-    /** plotly.min.js next to the report: a hard link to the cache's copy, or a copy. */
+    /**
+     * plotly.min.js next to the report, from the cache of the default cache directory: see
+     * {@link #plotly(Path, Path)}.
+     */
     public static void plotly(Path dir) {
+        plotly(dir, Datasets.defaultCacheDir());
+    }
+
+    /**
+     * plotly.min.js next to the report: a private copy (written to a temporary file and renamed), so that no other
+     * run can change the script of this report. Its bytes come from {@code plotly-2.35.2.min.js} in
+     * {@code cacheDir} when that copy has the SHA-256 of the file fsil ships ({@link #PLOTLY_SHA256}); a cached copy
+     * that differs (or is missing) is re-created from the resource. A run directory's copy that is intact and not
+     * shared with another file (a hard link made by an older fsil) is left as it is; any other is replaced, so
+     * {@code fsil report} repairs a damaged copy.
+     */
+    public static void plotly(Path dir, Path cacheDir) {
         Path target = dir.resolve(PLOTLY);
+        if (intactPrivateCopy(target)) {
+            return;
+        }
+        byte[] js = verifiedPlotly(cacheDir);
+        AtomicFiles.write(target, out -> out.write(js));
+    }
+
+    /** Whether {@code file} holds exactly the shipped plotly.js and has no other name (hard link). */
+    static boolean intactPrivateCopy(Path file) {
         try {
-            Path shared = Datasets.defaultCacheDir().resolve("plotly-" + PLOTLY_VERSION + ".min.js");
-            if (!Files.isRegularFile(shared)) {
-                AtomicFiles.write(shared, out -> copyResource(out));
+            if (!Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                    || Files.size(file) != PLOTLY_SIZE || links(file) != 1) {
+                return false;
             }
-            if (Files.isRegularFile(target) && Files.isSameFile(target, shared)) {
-                return; // already linked (fsil report on a run): renaming a second link onto it would do nothing
-            }
-            Path tmp = Files.createTempFile(dir, "." + PLOTLY + ".", ".tmp");
-            Files.delete(tmp);
-            try {
-                Files.createLink(tmp, shared);
-            } catch (IOException | UnsupportedOperationException e) {
-                Files.copy(shared, tmp);
-            }
-            Files.move(tmp, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        } catch (IOException | FsilException e) {
-            // no usable cache: the run directory gets its own copy
-            AtomicFiles.write(target, Report::copyResource);
+            return PLOTLY_SHA256.equals(sha256(Files.readAllBytes(file)));
+        } catch (IOException e) {
+            return false;
         }
     }
 
-    private static void copyResource(java.io.OutputStream out) throws IOException {
+    /** The number of names of a file (1 where the file system cannot tell). */
+    private static int links(Path file) throws IOException {
+        try {
+            return ((Number) Files.getAttribute(file, "unix:nlink", java.nio.file.LinkOption.NOFOLLOW_LINKS))
+                    .intValue();
+        } catch (UnsupportedOperationException | IllegalArgumentException e) {
+            return 1;
+        }
+    }
+
+    /**
+     * The bytes of plotly.js, checked against {@link #PLOTLY_SHA256}: those of the cache's copy when it is intact,
+     * else those of the resource, which then replace the cache's copy (atomically; a cache that cannot be written is
+     * left as it is). The bytes returned are the ones checked, so a cache file changed meanwhile cannot slip in.
+     */
+    static byte[] verifiedPlotly(Path cacheDir) {
+        Path shared = cacheDir == null ? null : cacheDir.resolve("plotly-" + PLOTLY_VERSION + ".min.js");
+        if (shared != null) {
+            try {
+                if (Files.isRegularFile(shared) && Files.size(shared) == PLOTLY_SIZE) {
+                    byte[] cached = Files.readAllBytes(shared);
+                    if (PLOTLY_SHA256.equals(sha256(cached))) {
+                        return cached;
+                    }
+                }
+            } catch (IOException e) {
+                // unreadable: re-created below
+            }
+        }
+        byte[] js = plotlyResource();
+        if (shared != null) {
+            try {
+                AtomicFiles.write(shared, out -> out.write(js));
+            } catch (FsilException e) {
+                // a read-only or full cache: the report still gets its copy from the resource
+            }
+        }
+        return js;
+    }
+
+    /** The plotly.js fsil ships, checked against its hash. */
+    static byte[] plotlyResource() {
+        byte[] js;
         try (InputStream in = Report.class.getResourceAsStream("/fsil/report/plotly.min.js")) {
             if (in == null) {
-                throw new IOException("plotly.min.js is missing from fsil's eval jar");
+                throw new FsilException("plotly.min.js is missing from fsil's eval jar");
             }
-            in.transferTo(out);
+            js = in.readAllBytes();
+        } catch (IOException e) {
+            throw new FsilException("cannot read plotly.min.js from fsil's eval jar: " + e.getMessage(), e);
+        }
+        if (!PLOTLY_SHA256.equals(sha256(js))) {
+            throw new FsilException("plotly.min.js in fsil's eval jar is damaged (SHA-256 " + sha256(js) + ", expected "
+                    + PLOTLY_SHA256 + "): rebuild fsil");
+        }
+        return js;
+    }
+
+    static String sha256(byte[] b) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(b));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
         }
     }
 
@@ -128,6 +222,7 @@ public final class Report {
         int failed = records.stream().filter(r -> !r.ok()).mapToInt(UnitRecord::tasks).sum();
         page.p(tasks + " tasks (episodes or runs), " + failed + " failed."
                 + (failed > 0 ? " Failed units are listed at the end." : ""));
+        page.raw("<p class=\"units\">" + Html.text(UNITS) + "</p>");
         if (!invalid.isEmpty()) {
             page.raw("<p class=\"warning\">" + Html.text(UnitStore.FILE + " holds " + invalid.size()
                     + " invalid row(s), left out of every number on this page: "
@@ -302,8 +397,8 @@ public final class Report {
             withAcc.putAll(cols);
             cols = withAcc;
         }
-        StringBuilder sb = new StringBuilder("<table><tr><th>method</th>");
-        cols.values().forEach(c -> sb.append("<th>").append(Html.text(c)).append("</th>"));
+        StringBuilder sb = new StringBuilder("<table class=\"headline\"><tr><th>method</th>");
+        cols.forEach((metric, label) -> sb.append("<th>").append(Html.text(header(metric, label))).append("</th>"));
         sb.append("</tr>");
         for (Summary.Group g : groups) {
             sb.append("<tr><td>").append(Html.text(g.method())).append("</td>");
@@ -315,6 +410,27 @@ public final class Report {
             sb.append("</tr>");
         }
         return sb.append("</table>").toString();
+    }
+
+    /** The convention of the report's numbers, stated once at its top. */
+    static final String UNITS = "Units: accuracies, forgetting and BWT are in % (their differences in percentage "
+            + "points); ECE, MCE and adaptive ECE are fractions (0-1), NLL is in nats, the Brier score is on its 0-2 "
+            + "scale; times and memory carry their unit. ± is the 95% confidence interval over tasks. Headers repeat "
+            + "the unit.";
+
+    /** A column header with the unit of its metric (see {@link #UNITS}). */
+    static String header(String metric, String label) {
+        String base = metric.endsWith(Metric.TEMPERATURE_SCALED)
+                ? metric.substring(0, metric.length() - Metric.TEMPERATURE_SCALED.length()) : metric;
+        if (isPercent(metric)) {
+            return label + " (%)";
+        }
+        return switch (base) {
+            case "ece", "mce", "adaptive_ece" -> label + " (0-1)";
+            case "nll" -> label + " (nats)";
+            case "brier" -> label + " (0-2)";
+            default -> label;
+        };
     }
 
     /** A summary value for people: accuracies in %, with the 95% CI only when there are two or more units. */
@@ -458,11 +574,10 @@ public final class Report {
         for (int i = 0; i < names.size(); i++) {
             Row f = find(summary, names.get(i), dataset, setting, "fit_s", null);
             Row p = find(summary, names.get(i), dataset, setting, "predict_s", null);
-            fit[i] = f == null ? 0 : 1e3 * f.getDouble("value");
-            pred[i] = p == null ? 0 : 1e3 * p.getDouble("value");
+            fit[i] = f == null ? Double.NaN : 1e3 * f.getDouble("value");
+            pred[i] = p == null ? Double.NaN : 1e3 * p.getDouble("value");
         }
-        page.figure(Figures.groupedBars(title, "milliseconds", names, List.of("fit (learn)", "predict"),
-                List.of(fit, pred)));
+        page.figure(Figures.times(title, names, fit, pred));
     }
 
     /** gp-classes: accuracy against the number of classes, one line per method over all settings. */
@@ -554,7 +669,9 @@ public final class Report {
                     + "{ window.fsilErrors.push(String(e.message)); });</script>\n<script src=\"" + PLOTLY
                     + "\"></script>\n<style>body{font-family:sans-serif;margin:2em}"
                     + "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:4px 8px;"
-                    + "text-align:right}th{background:#f0f0f0}td:first-child{text-align:left}.fig{margin:1em 0}"
+                    + "text-align:right}th{background:#f0f0f0}td:first-child{text-align:left}"
+                    + "table.headline td{white-space:nowrap}table.headline td:first-child{white-space:normal}"
+                    + ".fig{margin:1em 0;width:100%}.units{color:#444}"
                     + ".warning{color:#a00;font-weight:bold}</style></head><body>\n" + body + SELF_CHECK
                     + "</body></html>\n";
         }

@@ -399,7 +399,7 @@ public final class Runner {
         } finally {
             progress.close();
         }
-        Report.write(run.path(), rows, metrics.all());
+        Report.write(run.path(), rows, metrics.all(), cacheDir);
         return new Outcome(run.path(), rows, todo.size(), dropped, plan.choices(), notes);
     }
 
