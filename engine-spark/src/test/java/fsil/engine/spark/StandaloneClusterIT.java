@@ -2,6 +2,7 @@ package fsil.engine.spark;
 
 import com.google.inject.Guice;
 import fsil.app.FsilModule;
+import fsil.eval.run.Progress;
 import fsil.eval.run.RunSpec;
 import fsil.eval.run.Runner;
 import fsil.eval.run.VariantSpec;
@@ -83,7 +84,27 @@ class StandaloneClusterIT {
         long life = HARD_LIMIT.plusMinutes(1).toSeconds();
         try (StandaloneCluster cluster = StandaloneCluster.start(tmp.resolve("cluster"), 2, 1, "1g", life)) {
             SparkEngine engine = new SparkEngine(cluster.url(), "auto", 2, null);
-            Future<Runner.Outcome> run = driver.submit(() -> runner().withEngine(engine).run(spec(), spark));
+            List<String> messages = new java.util.concurrent.CopyOnWriteArrayList<>();
+            Progress progress = new Progress() {
+                @Override
+                public void start(String protocol, long n) {
+                }
+
+                @Override
+                public void step(long tasks) {
+                }
+
+                @Override
+                public void message(String text) {
+                    messages.add(text);
+                }
+
+                @Override
+                public void close() {
+                }
+            };
+            Future<Runner.Outcome> run = driver.submit(() -> runner().withEngine(engine).withProgress(progress)
+                    .run(spec(), spark));
             int rows = awaitRows(units, total / 5, run, patience, "a fifth of the units", cluster);
             int executorsBefore = cluster.executors().size();
             long killed = cluster.killWorker(1);
@@ -95,6 +116,10 @@ class StandaloneClusterIT {
             assertTrue(rows >= total / 5 && rows < total, "killed midway (pid " + killed + "): " + context);
             assertEquals(2, executorsBefore, "two executor JVMs ran the run: " + context);
             assertEquals("broadcast", stats.features());
+            String plan = messages.stream().filter(t -> t.startsWith("spark: 160 units")).findFirst().orElse("none");
+            assertTrue(plan.matches("spark: 160 units in \\d+ tasks of up to \\d+ for \\d+ cores; \\d executors? "
+                    + "with \\d cores? (in all )?registered so far; features broadcast \\(0\\.\\d MB\\)"),
+                    "the plan's line names the executors and cores registered: " + plan + "\n" + messages);
             assertTrue(stats.broadcastBytes() > 400_000, "digits' 1,797 x 64 float features: " + context);
             assertTrue(stats.executorsRemoved() >= 1, "the executor of the killed worker was lost: " + context);
             assertEquals(total, o.records().size());
