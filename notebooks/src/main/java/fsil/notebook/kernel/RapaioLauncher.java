@@ -104,8 +104,9 @@ public final class RapaioLauncher {
             System.setOut(out);
         }
         if (lines.globs > 0) {
-            err.println("fsil kernel launcher: " + lines.jars + " jars on the notebook classpath (from " + lines.globs
-                    + " RJK_CLASSPATH entries; -Dfsil.kernel.classpathLog=full lists them)");
+            err.println("fsil kernel launcher: " + lines.jars + " jar" + (lines.jars == 1 ? "" : "s")
+                    + " on the notebook classpath (from " + lines.globs + " RJK_CLASSPATH entr"
+                    + (lines.globs == 1 ? "y" : "ies") + "; -Dfsil.kernel.classpathLog=full lists them)");
         }
     }
 

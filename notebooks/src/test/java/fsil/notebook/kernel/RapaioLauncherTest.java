@@ -169,7 +169,7 @@ class RapaioLauncherTest {
         assertEquals("something else the kernel says\na last line without its end", out.toString(StandardCharsets.UTF_8));
         String summary = log.toString(StandardCharsets.UTF_8);
         assertEquals(1, summary.lines().count(), summary);
-        assertTrue(summary.contains(NoisyKernelMain.JARS + " jars on the notebook classpath (from 1 RJK_CLASSPATH"),
+        assertTrue(summary.contains(NoisyKernelMain.JARS + " jars on the notebook classpath (from 1 RJK_CLASSPATH entry;"),
                 summary);
         assertSame(saved, System.out);
     }
