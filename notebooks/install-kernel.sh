@@ -39,7 +39,9 @@ if [ "${FSIL_SKIP_BUILD:-0}" != "1" ]; then
   command -v mvn >/dev/null || { echo "install-kernel: Maven (mvn) is needed: apt-get install maven" >&2; exit 2; }
   echo "install-kernel: building fsil (mvn package, tests skipped) ..." >&2
   # shellcheck disable=SC2086
-  (cd "$root" && mvn -q -B ${FSIL_MVN_ARGS:-} -DskipTests -Pkernels package -pl notebooks -am) >&2
+  # Quiet and plain, as in bin/fsil: Maven 3.8.7 writes colour resets (ESC[0m) even with -B; they are removed.
+  (cd "$root" && mvn -q -B -Dstyle.color=never ${FSIL_MVN_ARGS:-} -DskipTests -Pkernels package -pl notebooks -am) 2>&1 \
+    | sed -u $'s/\e\\[[0-9;]*m//g' >&2
 fi
 kernel_jar="$root/notebooks/target/kernel/rapaio-jupyter-kernel.jar"
 launcher_jar="$(ls "$root"/notebooks/target/notebooks-*-kernel-launcher.jar 2>/dev/null | head -1)"

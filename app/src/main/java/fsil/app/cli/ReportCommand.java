@@ -1,5 +1,6 @@
 package fsil.app.cli;
 
+import fsil.eval.compare.RunSet;
 import fsil.eval.report.Report;
 import fsil.eval.store.RunDirectory;
 import fsil.eval.store.UnitStore;
@@ -29,6 +30,7 @@ final class ReportCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         List<UnitStore.Invalid> invalid;
+        RunSet.requireRun(dir, "report");   // a directory of runs (the demo's) names them
         try (RunDirectory run = RunDirectory.open(dir)) {
             invalid = Report.rebuild(run.path(), Cli.plugins().metrics().all(),
                     cache != null ? cache : fsil.data.Datasets.defaultCacheDir());

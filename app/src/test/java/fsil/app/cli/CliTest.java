@@ -102,9 +102,13 @@ class CliTest {
         assertEquals(0, resumed.code(), resumed.err());
         assertTrue(resumed.out().contains("20 tasks in 4 units (1 unit run now"), resumed.out());
         assertEquals(0, run("report", dir.toString()).code());
-        Result notARun = run("report", tmp.toString());
+        Result notARun = run("report", tmp.toString());   // holds the run: named
         assertEquals(2, notARun.code());
-        assertTrue(notARun.err().contains("is not a run directory"), notARun.err());
+        assertTrue(notARun.err().contains(tmp + " is not a run; it holds the runs run/: report one of them"),
+                notARun.err());
+        Result empty = run("report", Files.createDirectories(tmp.resolve("empty")).toString());
+        assertEquals(2, empty.code());
+        assertTrue(empty.err().contains("is not a run directory (no spec.json)"), empty.err());
     }
 
     /**

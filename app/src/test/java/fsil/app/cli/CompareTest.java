@@ -127,7 +127,7 @@ class CompareTest {
         assertTrue(Math.abs(Double.parseDouble(row[6])) < 1, "a fraction: " + row[6]);
     }
 
-    /** The demo's directory holds runs and is none: compare names them. */
+    /** The demo's directory holds runs and is none: compare and report name them. */
     @Test
     void theDemoDirectoryNamesItsRuns() throws IOException {
         Path demo = tmp.resolve("demo-x");
@@ -139,6 +139,12 @@ class CompareTest {
         assertFalse(Files.exists(out), "nothing written");
         Result fewshot = run("compare", demo.resolve("fewshot").toString(), "--out", out.toString());
         assertEquals(0, fewshot.code(), fewshot.err());
+        List<String> before = listing(demo);
+        refusedInOneLine(run("report", demo.toString()),
+                demo + " is not a run; it holds the runs fewshot/, cil/: report one of them");
+        assertEquals(before, listing(demo), "nothing written into the demo's directory (no lock file)");
+        Result report = run("report", demo.resolve("cil").toString());
+        assertEquals(0, report.code(), report.err());
     }
 
     /** A run compared with itself (through a link), runs of other data, and an unfinished run are refused. */

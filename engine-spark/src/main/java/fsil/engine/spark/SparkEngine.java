@@ -17,6 +17,7 @@ import org.apache.spark.rdd.RDD;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerExecutorRemoved;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
+import org.apache.spark.scheduler.cluster.CoarseGrainedSchedulerBackend;
 import scala.runtime.AbstractFunction0;
 import scala.runtime.AbstractFunction1;
 import scala.runtime.AbstractFunction2;
@@ -164,8 +165,8 @@ public final class SparkEngine implements Engine {
             RunContext.Descriptor d = new RunContext.Descriptor(runKey, plan.spec().toJson(),
                     plan.config().toString(), plan.units().size(), new ArrayList<>(job.metrics().stream().map(Metric::name).toList()),
                     cache, mode, broadcast);
-            job.progress().message(String.format(Locale.ROOT, "spark: %d units in %d tasks of up to %d on %d "
-                            + "executor cores; features %s%s", todo.size(), chunks.size(), per, parallelism,
+            job.progress().message(String.format(Locale.ROOT, "spark: %d units in %d tasks of up to %d %s; "
+                            + "features %s%s", todo.size(), chunks.size(), per, workers(sc.sc(), local, parallelism),
                     mode.name().toLowerCase(Locale.ROOT).replace('_', '-'),
                     broadcastBytes > 0 ? String.format(Locale.ROOT, " (%.1f MB)", broadcastBytes / 1e6) : ""));
             double startSeconds = (System.nanoTime() - t0) * 1e-9;
@@ -183,6 +184,26 @@ public final class SparkEngine implements Engine {
             sc.stop(); // ends the tasks of a failed or interrupted job before the run's context goes
             RunContext.forget(runKey);
         }
+    }
+
+    /**
+     * What runs the tasks, as the driver knows it when the job is planned: on a local master, the task threads of
+     * this JVM ("on 2 threads of this JVM"); on a cluster, the executors registered so far and their cores in all
+     * ("for 2 cores; 1 executor with 1 core registered so far"): executors keep registering while the job runs, and
+     * Spark's default parallelism, which the tasks are sized for, is the registered cores but at least 2
+     * ({@code spark.default.parallelism} when set).
+     */
+    static String workers(SparkContext sc, boolean local, int parallelism) {
+        if (local) {
+            return "on " + parallelism + " thread" + (parallelism == 1 ? "" : "s") + " of this JVM";
+        }
+        int executors = sc.getExecutorIds().size();
+        String registered = executors + " executor" + (executors == 1 ? "" : "s");
+        if (sc.schedulerBackend() instanceof CoarseGrainedSchedulerBackend b) {
+            int cores = b.totalCoreCount().get();
+            registered += " with " + cores + " core" + (cores == 1 ? "" : "s") + (executors > 1 ? " in all" : "");
+        }
+        return "for " + parallelism + " cores; " + registered + " registered so far";
     }
 
     /**

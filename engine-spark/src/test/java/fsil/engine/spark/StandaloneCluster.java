@@ -6,6 +6,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +21,9 @@ import java.util.zip.ZipFile;
  * outlives its time limit even if this process dies; {@link #close} kills them and their executors.
  */
 final class StandaloneCluster implements AutoCloseable {
+    /** Time for a master or worker JVM to start, before the load scaling; and the limit whatever the load. */
+    static final Duration START = Duration.ofSeconds(90);
+    static final Duration START_CAP = Duration.ofMinutes(5);
     private final Path dir;
     private final Path home;
     private final int port;
@@ -42,7 +46,7 @@ final class StandaloneCluster implements AutoCloseable {
             c.linkJars();
             Process master = c.launch("master", "org.apache.spark.deploy.master.Master", "--host", "127.0.0.1",
                     "--port", Integer.toString(c.port), "--webui-port", Integer.toString(freePort()));
-            c.await(master, "master", "I have been elected leader", 90);
+            c.await(master, "master", "I have been elected leader", START);
             for (int i = 0; i < n; i++) {
                 Path work = dir.resolve("work-" + i);
                 Files.createDirectories(work);
@@ -50,7 +54,7 @@ final class StandaloneCluster implements AutoCloseable {
                         "--cores", Integer.toString(cores), "--memory", memory, "--webui-port",
                         Integer.toString(freePort()), "--work-dir", work.toString(), c.url());
                 c.workers.add(w);
-                c.await(w, "worker-" + i, "Successfully registered with master", 90);
+                c.await(w, "worker-" + i, "Successfully registered with master", START);
             }
             return c;
         } catch (IOException | InterruptedException | RuntimeException | Error e) {
@@ -109,7 +113,12 @@ final class StandaloneCluster implements AutoCloseable {
         return p;
     }
 
-    private void await(Process p, String name, String line, int seconds) throws IOException, InterruptedException {
+    /**
+     * Waits for a log line of a JVM starting, for {@code base} scaled by the machine's load (a JVM start takes
+     * seconds on a quiet machine, several times that under load), at most {@link #START_CAP}.
+     */
+    private void await(Process p, String name, String line, Duration base) throws IOException, InterruptedException {
+        long seconds = Patience.scaled(base, START_CAP).toSeconds();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         while (System.nanoTime() < deadline) {
             if (log(name).contains(line)) {
@@ -120,7 +129,8 @@ final class StandaloneCluster implements AutoCloseable {
             }
             Thread.sleep(100);
         }
-        throw new IllegalStateException(name + " did not log '" + line + "' within " + seconds + " s: " + log(name));
+        throw new IllegalStateException(name + " did not log '" + line + "' within " + seconds + " s (load factor "
+                + String.format(java.util.Locale.ROOT, "%.1f", Patience.loadFactor()) + "): " + log(name));
     }
 
     /** Every jar of the test class path that holds no fsil class, linked into SPARK_HOME/jars. */

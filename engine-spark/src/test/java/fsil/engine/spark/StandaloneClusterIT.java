@@ -2,6 +2,7 @@ package fsil.engine.spark;
 
 import com.google.inject.Guice;
 import fsil.app.FsilModule;
+import fsil.eval.run.Progress;
 import fsil.eval.run.RunSpec;
 import fsil.eval.run.Runner;
 import fsil.eval.run.VariantSpec;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -54,9 +56,20 @@ class StandaloneClusterIT {
         return Guice.createInjector(new FsilModule().withCacheDir(CACHE)).getInstance(Runner.class);
     }
 
+    /**
+     * The test's hard limit, whatever the load (CI's whole Spark step is capped at 20 minutes); the cluster's JVMs
+     * are killed a minute after it at the latest. Within it, each wait ends on its event and fails when no unit has
+     * been stored for {@link #STALL} scaled by the machine's load ({@link Patience}): 3 minutes on a quiet
+     * machine, where the whole test takes about one.
+     */
+    static final Duration HARD_LIMIT = Duration.ofMinutes(15);
+    /** Longer than Spark's detection of a lost executor (a worker's death closes its connection at once). */
+    static final Duration STALL = Duration.ofMinutes(3);
+
     @Test
-    @Timeout(value = 8, unit = TimeUnit.MINUTES)
+    @Timeout(value = 15, unit = TimeUnit.MINUTES)   // HARD_LIMIT
     void aRunCompletesWithTheSameNumbersWhenAWorkerDiesMidway() throws Exception {
+        Patience patience = new Patience(HARD_LIMIT);
         Path local = tmp.resolve("local");
         runner().run(spec(), local);
         int total = UnitStore.read(local.resolve("units.csv")).rows().size();
@@ -68,24 +81,45 @@ class StandaloneClusterIT {
         Path spark = tmp.resolve("spark");
         Path units = spark.resolve("units.csv");
         ExecutorService driver = Executors.newSingleThreadExecutor();
-        try (StandaloneCluster cluster = StandaloneCluster.start(tmp.resolve("cluster"), 2, 1, "1g", 480)) {
+        long life = HARD_LIMIT.plusMinutes(1).toSeconds();
+        try (StandaloneCluster cluster = StandaloneCluster.start(tmp.resolve("cluster"), 2, 1, "1g", life)) {
             SparkEngine engine = new SparkEngine(cluster.url(), "auto", 2, null);
-            Future<Runner.Outcome> run = driver.submit(() -> runner().withEngine(engine).run(spec(), spark));
-            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(4);
-            int rows = 0;
-            while (rows < total / 5 && !run.isDone() && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-                rows = Files.exists(units) ? UnitStore.read(units).rows().size() : 0;
-            }
+            List<String> messages = new java.util.concurrent.CopyOnWriteArrayList<>();
+            Progress progress = new Progress() {
+                @Override
+                public void start(String protocol, long n) {
+                }
+
+                @Override
+                public void step(long tasks) {
+                }
+
+                @Override
+                public void message(String text) {
+                    messages.add(text);
+                }
+
+                @Override
+                public void close() {
+                }
+            };
+            Future<Runner.Outcome> run = driver.submit(() -> runner().withEngine(engine).withProgress(progress)
+                    .run(spec(), spark));
+            int rows = awaitRows(units, total / 5, run, patience, "a fifth of the units", cluster);
             int executorsBefore = cluster.executors().size();
             long killed = cluster.killWorker(1);
-            Runner.Outcome o = run.get(5, TimeUnit.MINUTES);
+            awaitRows(units, Integer.MAX_VALUE, run, patience, "the end of the run", cluster);
+            Runner.Outcome o = run.get();
             SparkEngine.Stats stats = engine.lastStats();
-            String context = "rows at the kill " + rows + ", stats " + stats + "\nworker-1 log:\n"
-                    + tail(cluster.log("worker-1"));
+            String context = "rows at the kill " + rows + ", stats " + stats + ", " + patience.describe()
+                    + "\nworker-1 log:\n" + tail(cluster.log("worker-1"));
             assertTrue(rows >= total / 5 && rows < total, "killed midway (pid " + killed + "): " + context);
             assertEquals(2, executorsBefore, "two executor JVMs ran the run: " + context);
             assertEquals("broadcast", stats.features());
+            String plan = messages.stream().filter(t -> t.startsWith("spark: 160 units")).findFirst().orElse("none");
+            assertTrue(plan.matches("spark: 160 units in \\d+ tasks of up to \\d+ for \\d+ cores; \\d executors? "
+                    + "with \\d cores? (in all )?registered so far; features broadcast \\(0\\.\\d MB\\)"),
+                    "the plan's line names the executors and cores registered: " + plan + "\n" + messages);
             assertTrue(stats.broadcastBytes() > 400_000, "digits' 1,797 x 64 float features: " + context);
             assertTrue(stats.executorsRemoved() >= 1, "the executor of the killed worker was lost: " + context);
             assertEquals(total, o.records().size());
@@ -95,6 +129,36 @@ class StandaloneClusterIT {
         } finally {
             driver.shutdownNow();
         }
+    }
+
+    /**
+     * Waits for the run's units: until units.csv holds {@code target} rows or the run has ended (its outcome is then
+     * the caller's to read). Fails when no row has arrived for the load-scaled stall limit, or at the hard limit.
+     */
+    private static int awaitRows(Path units, int target, Future<?> run, Patience patience, String what,
+                                 StandaloneCluster cluster) throws IOException, InterruptedException {
+        int rows = count(units);
+        long progress = System.nanoTime();
+        while (rows < target && !run.isDone()) {
+            Thread.sleep(20);
+            int now = count(units);
+            if (now > rows) {
+                rows = now;
+                progress = System.nanoTime();
+            }
+            Duration stall = patience.stall(STALL);
+            if (System.nanoTime() - progress > stall.toNanos() || patience.expired()) {
+                throw new AssertionError("waiting for " + what + ": " + rows + " units stored, none for "
+                        + (System.nanoTime() - progress) / 1_000_000_000L + " s (stall limit " + stall.toSeconds()
+                        + " s); " + patience.describe() + "\nmaster log:\n" + tail(cluster.log("master"))
+                        + "\nworker-0 log:\n" + tail(cluster.log("worker-0")));
+            }
+        }
+        return rows;
+    }
+
+    private static int count(Path units) throws IOException {
+        return Files.exists(units) ? UnitStore.read(units).rows().size() : 0;
     }
 
     private static String tail(String s) {

@@ -142,11 +142,21 @@ public final class RunSet {
      * its fewshot/ and cil/ runs) is named with them.
      */
     static void requireRun(Path dir) {
+        requireRun(dir, "compare");
+    }
+
+    /**
+     * {@link RunDirectory#requireRun}, except that a directory holding runs instead of being one (as the demo's
+     * {@code runs/demo-<time>/}, with its {@code fewshot/} and {@code cil/} runs) is refused naming them, in the
+     * order they were made: "DIR is not a run; it holds the runs fewshot/, cil/: VERB one of them". {@code verb} is
+     * the command's ("compare", "report").
+     */
+    public static void requireRun(Path dir, String verb) {
         if (Files.isDirectory(dir) && !Files.isRegularFile(dir.resolve(RunDirectory.SPEC))) {
             List<String> inside = runsIn(dir);
             if (!inside.isEmpty()) {
                 throw new FsilException(dir + " is not a run; it holds the runs " + String.join(", ", inside)
-                        + ": compare one of them");
+                        + ": " + verb + " one of them");
             }
         }
         RunDirectory.requireRun(dir);

@@ -1,8 +1,10 @@
 package fsil.notebook.kernel;
 
+import java.io.ByteArrayOutputStream;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
@@ -68,6 +70,7 @@ public final class RapaioLauncher {
         ClassLoader loader = RapaioLauncher.class.getClassLoader();
         boolean guard = !"false".equals(System.getProperty("fsil.kernel.guard"));
         try {
+            initialise(MAIN, loader, err);
             if (args.length != 1 || args[0].startsWith("-") || !guard) {
                 Class.forName(MAIN, true, loader).getMethod("main", String[].class).invoke(null, (Object) args);
                 return;
@@ -75,6 +78,90 @@ public final class RapaioLauncher {
             run(loader, Path.of(args[0]), err);
         } catch (InvocationTargetException e) {
             throw e.getCause();
+        }
+    }
+
+    /**
+     * Initialises the kernel's main class (its static initialiser creates the kernel, which adds the notebook
+     * classpath, {@code RJK_CLASSPATH}, to JShell) with the kernel's two lines per classpath entry on standard output
+     * ("Parsing classpath: GLOB", then "Add JAR to classpath" for every jar: 58 lines for fsil's 57 jars at every
+     * kernel start) replaced by one line on {@code err}. Every other line reaches standard output unchanged; the jars
+     * are added as before. {@code -Dfsil.kernel.classpathLog=full} keeps the kernel's own lines.
+     */
+    static void initialise(String mainClass, ClassLoader loader, PrintStream err) throws ClassNotFoundException {
+        if ("full".equals(System.getProperty("fsil.kernel.classpathLog"))) {
+            Class.forName(mainClass, true, loader);
+            return;
+        }
+        PrintStream out = System.out;
+        ClasspathLines lines = new ClasspathLines(out);
+        System.setOut(new PrintStream(lines, true, Charset.defaultCharset()));
+        try {
+            Class.forName(mainClass, true, loader);
+        } finally {
+            System.out.flush();
+            lines.flushPartial();
+            System.setOut(out);
+        }
+        if (lines.globs > 0) {
+            err.println("fsil kernel launcher: " + lines.jars + " jar" + (lines.jars == 1 ? "" : "s")
+                    + " on the notebook classpath (from " + lines.globs + " RJK_CLASSPATH entr"
+                    + (lines.globs == 1 ? "y" : "ies") + "; -Dfsil.kernel.classpathLog=full lists them)");
+        }
+    }
+
+    /**
+     * Standard output during the kernel's creation, line by line: drops and counts the kernel's classpath lines,
+     * passes every other line through.
+     */
+    static final class ClasspathLines extends OutputStream {
+        static final String PARSING = "Parsing classpath: ";
+        static final String ADD = "Add ";
+        static final String TO_CLASSPATH = " to classpath";
+        private final PrintStream target;
+        private final ByteArrayOutputStream line = new ByteArrayOutputStream();
+        int globs;
+        int jars;
+
+        ClasspathLines(PrintStream target) {
+            this.target = target;
+        }
+
+        @Override
+        public synchronized void write(int b) {
+            line.write(b);
+            if (b == '\n') {
+                endLine();
+            }
+        }
+
+        @Override
+        public synchronized void write(byte[] b, int off, int len) {
+            for (int i = off; i < off + len; i++) {
+                write(b[i]);
+            }
+        }
+
+        private void endLine() {
+            String text = line.toString(Charset.defaultCharset()).stripTrailing();
+            if (text.startsWith(PARSING)) {
+                globs++;
+            } else if (text.startsWith(ADD) && text.endsWith(TO_CLASSPATH)) {
+                jars++;
+            } else {
+                target.write(line.toByteArray(), 0, line.size());
+                target.flush();
+            }
+            line.reset();
+        }
+
+        /** Passes on a last line without its end of line. */
+        synchronized void flushPartial() {
+            if (line.size() > 0) {
+                target.write(line.toByteArray(), 0, line.size());
+                target.flush();
+                line.reset();
+            }
         }
     }
 

@@ -155,4 +155,22 @@ class RapaioLauncherTest {
         joiner.join(5_000);
         assertEquals(Thread.State.TERMINATED, joiner.getState(), "joinLoops returns after the shutdown");
     }
+
+    @Test
+    void theKernelsClasspathLinesBecomeOneLineAndOtherOutputPassesThrough() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        PrintStream saved = System.out;
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        try {
+            RapaioLauncher.initialise(NoisyKernelMain.class.getName(), getClass().getClassLoader(), err);
+        } finally {
+            System.setOut(saved);
+        }
+        assertEquals("something else the kernel says\na last line without its end", out.toString(StandardCharsets.UTF_8));
+        String summary = log.toString(StandardCharsets.UTF_8);
+        assertEquals(1, summary.lines().count(), summary);
+        assertTrue(summary.contains(NoisyKernelMain.JARS + " jars on the notebook classpath (from 1 RJK_CLASSPATH entry;"),
+                summary);
+        assertSame(saved, System.out);
+    }
 }
