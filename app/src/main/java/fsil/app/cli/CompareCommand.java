@@ -67,7 +67,8 @@ final class CompareCommand implements Callable<Integer> {
         PrintWriter o = spec.commandLine().getOut();
         o.print(text(c));
         o.flush();
-        write(dir, c, "fsil compare: " + String.join(", ", runs.stream().map(Path::toString).toList()));
+        write(dir, c, "fsil compare: " + String.join(", ", runs.stream().map(Path::toString).toList()),
+                cache != null ? cache : fsil.data.Datasets.defaultCacheDir());
         o.println("wrote " + dir.resolve(CompareReport.PAIRS) + ", " + CompareReport.RANKS + ", "
                 + CompareReport.FRIEDMAN + " and " + CompareReport.HTML);
         o.flush();
@@ -78,7 +79,7 @@ final class CompareCommand implements Callable<Integer> {
      * Writes the comparison into {@code dir}, new or empty as {@code fsil run} requires of its directory; when a
      * write fails, the files written so far (and the directory, when it was created here) are removed again.
      */
-    static void write(Path dir, Comparison c, String title) {
+    static void write(Path dir, Comparison c, String title, Path cacheDir) {
         RunDirectory.requireNewOrEmpty(dir, "a comparison");
         boolean created = !Files.exists(dir);
         try {
@@ -87,7 +88,7 @@ final class CompareCommand implements Callable<Integer> {
             throw new FsilException("cannot create " + dir + ": " + e.getMessage(), e);
         }
         try {
-            CompareReport.write(dir, c, title, cache != null ? cache : fsil.data.Datasets.defaultCacheDir());
+            CompareReport.write(dir, c, title, cacheDir);
         } catch (RuntimeException e) {
             for (String name : List.of(CompareReport.PAIRS, CompareReport.RANKS, CompareReport.FRIEDMAN,
                     CompareReport.HTML, Report.PLOTLY)) {
