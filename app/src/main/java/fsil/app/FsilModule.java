@@ -126,7 +126,7 @@ public final class FsilModule extends AbstractModule {
                 new Registry<>("dataset", Dataset::id).registerAll(d),
                 new Registry<>("backbone", Backbone::id).registerAll(k),
                 new Registry<>("protocol", Protocol::id).registerAll(p),
-                new Registry<>("metric", Metric::name).registerAll(s),
+                new Registry<>("metric", Metric::id).registerAll(s),
                 new Registry<>("engine", EngineProvider::id).registerAll(e),
                 new Registry<>("benchmark", Benchmark::id).registerAll(b));
     }

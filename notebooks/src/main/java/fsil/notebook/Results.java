@@ -194,7 +194,7 @@ public final class Results {
         for (UnitRecord u : rows) {
             double[] v = null;
             for (Metric m : metrics) {
-                var stored = u.metric(m.name());
+                var stored = u.metric(m.id());
                 if (stored != null && m.perTask(stored).containsKey(metric)) {
                     v = m.perTask(stored).get(metric);
                 }

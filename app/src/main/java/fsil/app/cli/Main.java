@@ -10,6 +10,7 @@ import java.io.PrintWriter;
 @Command(name = "fsil", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Few-shot and class-incremental classification research toolkit.",
         subcommands = {MethodsCommand.class, DatasetsCommand.class, BackbonesCommand.class, ProtocolsCommand.class,
+                MetricsCommand.class,
                 EnginesCommand.class,
                 RunCommand.class, ReportCommand.class,
                 CompareCommand.class,

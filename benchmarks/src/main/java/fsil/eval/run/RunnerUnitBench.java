@@ -95,7 +95,7 @@ public class RunnerUnitBench {
         Method ncm = Registry.discover("method", Method.class, Method::id).get("ncm");
         capabilities = ncm.capabilities();
         learner = ncm.learner(ncm.defaults(), plan.background(0, Optional.empty()));
-        Registry<Metric> registered = Registry.discover("metric", Metric.class, Metric::name);
+        Registry<Metric> registered = Registry.discover("metric", Metric.class, Metric::id);
         metrics = registered.ids().stream().map(registered::get).toList();
         runner = new Runner(new Registry<>("method", Method::id).register(ncm),
                 Registry.discover("protocol", Protocol.class, Protocol::id), registered,

@@ -163,7 +163,7 @@ public final class SparkEngine implements Engine {
             }
             String cache = executorCache != null ? executorCache : job.cacheDir().toAbsolutePath().toString();
             RunContext.Descriptor d = new RunContext.Descriptor(runKey, plan.spec().toJson(),
-                    plan.config().toString(), plan.units().size(), new ArrayList<>(job.metrics().stream().map(Metric::name).toList()),
+                    plan.config().toString(), plan.units().size(), new ArrayList<>(job.metrics().stream().map(Metric::id).toList()),
                     cache, mode, broadcast);
             job.progress().message(String.format(Locale.ROOT, "spark: %d units in %d tasks of up to %d %s; "
                             + "features %s%s", todo.size(), chunks.size(), per, workers(sc.sc(), local, parallelism),

@@ -29,8 +29,13 @@ public final class BuiltinMetrics {
      * (integers: cheap to store, and correct / queries gives the accuracy exactly).
      */
     public static final class EpisodeAccuracy implements Metric.Folding {
-        public String name() {
+        public String id() {
             return "episode_acc";
+        }
+
+        @Override
+        public String description() {
+            return "accuracy per episode; summary: mean over episodes with the normal and Student-t 95% intervals";
         }
 
         @Override
@@ -70,12 +75,12 @@ public final class BuiltinMetrics {
         }
 
         public void summarize(List<JsonNode> units, SummaryRows out) {
-            out.add(name(), null, null, MeanCi.of(units.stream().flatMapToDouble(u -> java.util.Arrays.stream(
+            out.add(id(), null, null, MeanCi.of(units.stream().flatMapToDouble(u -> java.util.Arrays.stream(
                     accuracies(u))).toArray()));
         }
 
         public java.util.Map<String, double[]> perTask(JsonNode unit) {
-            return java.util.Map.of(name(), accuracies(unit));
+            return java.util.Map.of(id(), accuracies(unit));
         }
     }
 
@@ -84,8 +89,13 @@ public final class BuiltinMetrics {
      * {@code avg_incremental_acc} (mean of a_t, step 0 included) and {@code final_acc} (a_T).
      */
     public static final class AccuracySeen implements Metric.PerTask {
-        public String name() {
+        public String id() {
             return "acc_seen";
+        }
+
+        @Override
+        public String description() {
+            return "accuracy on all seen classes after each incremental step (a_t); summary: avg_incremental_acc, final_acc";
         }
 
         public JsonNode measure(TaskOutcome t) {
@@ -104,7 +114,7 @@ public final class BuiltinMetrics {
             int[] classes = Values.toInts(values.get(0).get("classes"));
             for (int t = 0; t < steps; t++) {
                 final int s = t;
-                out.add(name(), t, classes[t], MeanCi.of(acc.stream().mapToDouble(a -> Values.toDouble(a.get(s)))
+                out.add(id(), t, classes[t], MeanCi.of(acc.stream().mapToDouble(a -> Values.toDouble(a.get(s)))
                         .toArray()));
             }
             double[] avg = new double[acc.size()];
@@ -142,8 +152,13 @@ public final class BuiltinMetrics {
      * {@code forgetting_first} (Avalanche) and {@code bwt} when the streams have more than one step.
      */
     public static final class AccuracyMatrix implements Metric.PerTask {
-        public String name() {
+        public String id() {
             return "a_matrix";
+        }
+
+        @Override
+        public String description() {
+            return "accuracy on each step's classes after each step; summary: forgetting_max, forgetting_first, bwt, a_matrix.csv";
         }
 
         public JsonNode measure(TaskOutcome t) {
@@ -202,8 +217,13 @@ public final class BuiltinMetrics {
 
     /** {@code relative_acc}: a_t over the same method retrained from scratch (the ncmf protocol), per step. */
     public static final class RelativeAccuracy implements Metric.PerTask {
-        public String name() {
+        public String id() {
             return "relative_acc";
+        }
+
+        @Override
+        public String description() {
+            return "accuracy relative to the same method retrained from scratch (ncmf)";
         }
 
         public JsonNode measure(TaskOutcome t) {
@@ -224,7 +244,7 @@ public final class BuiltinMetrics {
                 double[] r = rel.stream().mapToDouble(a -> Values.toDouble(a.get(s))).filter(v -> !Double.isNaN(v))
                         .toArray();
                 if (r.length > 0) {
-                    out.add(name(), t, classes[t], MeanCi.of(r));
+                    out.add(id(), t, classes[t], MeanCi.of(r));
                 }
             }
         }
@@ -235,8 +255,13 @@ public final class BuiltinMetrics {
      * {@code ece} and {@code mce} of the bins pooled over the group (15 equal-width bins, max-probability confidence).
      */
     public static final class Calibration implements Metric.Folding {
-        public String name() {
+        public String id() {
             return "calibration";
+        }
+
+        @Override
+        public String description() {
+            return "15 equal-width confidence bins pooled over every prediction; summary: ece, mce, reliability.csv";
         }
 
         @Override
@@ -311,14 +336,19 @@ public final class BuiltinMetrics {
                 sum += u.get("sum").asDouble();
                 sq += u.get("sum_squares").asDouble();
             }
-            out.add(name(), null, null, MeanCi.ofMoments(n, sum, sq));
+            out.add(id(), null, null, MeanCi.ofMoments(n, sum, sq));
         }
     }
 
     /** {@code fit_s}: seconds in learn() per task. */
     public static final class FitSeconds extends TaskSeconds {
-        public String name() {
+        public String id() {
             return "fit_s";
+        }
+
+        @Override
+        public String description() {
+            return "seconds spent in learn per task (a measurement, never compared for identity)";
         }
 
         double seconds(TaskOutcome t) {
@@ -328,8 +358,13 @@ public final class BuiltinMetrics {
 
     /** {@code predict_s}: seconds in predict() per task. */
     public static final class PredictSeconds extends TaskSeconds {
-        public String name() {
+        public String id() {
             return "predict_s";
+        }
+
+        @Override
+        public String description() {
+            return "seconds spent in predict per task (a measurement)";
         }
 
         double seconds(TaskOutcome t) {
@@ -339,8 +374,13 @@ public final class BuiltinMetrics {
 
     /** {@code memory_bytes}: the model state a session reports after its task (left out when not reported). */
     public static final class MemoryBytes implements Metric.PerTask {
-        public String name() {
+        public String id() {
             return "memory_bytes";
+        }
+
+        @Override
+        public String description() {
+            return "the bytes a session reports holding after its task";
         }
 
         public JsonNode measure(TaskOutcome t) {
@@ -348,11 +388,11 @@ public final class BuiltinMetrics {
         }
 
         public java.util.Map<String, double[]> perTask(JsonNode unit) {
-            return java.util.Map.of(name(), Values.toDoubles(unit));
+            return java.util.Map.of(id(), Values.toDoubles(unit));
         }
 
         public void summarizeTasks(List<JsonNode> values, SummaryRows out) {
-            out.add(name(), null, null, MeanCi.of(values.stream().mapToDouble(Values::toDouble).toArray()));
+            out.add(id(), null, null, MeanCi.of(values.stream().mapToDouble(Values::toDouble).toArray()));
         }
     }
 
@@ -361,8 +401,13 @@ public final class BuiltinMetrics {
      * protocol; summarised as {@code step_fit_s} and {@code retrain_step_fit_s} per step and {@code retrain_fit_s}.
      */
     public static final class StepTimes implements Metric.PerTask {
-        public String name() {
+        public String id() {
             return "step_times";
+        }
+
+        @Override
+        public String description() {
+            return "seconds per incremental step (learn and predict)";
         }
 
         public JsonNode measure(TaskOutcome t) {
@@ -414,8 +459,13 @@ public final class BuiltinMetrics {
         /** Protocol timings and retraining results, summarised by {@link StepTimes} and {@link RelativeAccuracy}. */
         private static final Pattern PROTOCOL_KEYS = Pattern.compile("(retrain_)?(fit_s|acc)(_step\\d+)?|retrain_fit_s");
 
-        public String name() {
+        public String id() {
             return "diagnostics";
+        }
+
+        @Override
+        public String description() {
+            return "each method's own per-task diagnostics (e.g. iterations, chosen hyperparameters)";
         }
 
         public JsonNode measure(TaskOutcome t) {

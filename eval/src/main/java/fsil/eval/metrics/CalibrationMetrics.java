@@ -45,8 +45,13 @@ public final class CalibrationMetrics {
      * exact sums, so the summary does not depend on how tasks were grouped into units.
      */
     public static final class ProperScores implements Metric.Folding {
-        public String name() {
+        public String id() {
             return "scores";
+        }
+
+        @Override
+        public String description() {
+            return "proper scoring rules per task: nll (negative log-likelihood) and brier (multi-class Brier score)";
         }
 
         @Override
@@ -144,8 +149,13 @@ public final class CalibrationMetrics {
         /** One confidence in the stored gaps: 2^32. */
         static final double UNIT = 0x1p32;
 
-        public String name() {
+        public String id() {
             return "calibration_fine";
+        }
+
+        @Override
+        public String description() {
+            return "1,500 equal-width micro-bins of confidence; summary: adaptive_ece (15 equal-mass bins)";
         }
 
         @Override
@@ -274,8 +284,13 @@ public final class CalibrationMetrics {
         public record Fit(double temperature, boolean atBound, long n, double nllBefore, double nllAfter) {
         }
 
-        public String name() {
+        public String id() {
             return "temperature_curve";
+        }
+
+        @Override
+        public String description() {
+            return "NLL of the held-out predictions on a grid of temperatures (what temperature scaling fits)";
         }
 
         @Override

@@ -1,26 +1,33 @@
 package fsil.eval.metrics;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import fsil.api.Plugin;
 import fsil.eval.protocol.TaskOutcome;
 
 import java.util.List;
 
 /**
  * A named measurement of what methods do on tasks, as Avalanche's metric objects: {@link #measure} says what one
- * unit (a block of episodes, or an incremental stream) contributes, stored under {@link #name()} in the unit's row
+ * unit (a block of episodes, or an incremental stream) contributes, stored under {@link #id()} in the unit's row
  * of {@code units.csv}; {@link #summarize} turns the stored values of a group (one method on one dataset in one
  * setting) into rows of {@code summary.csv}. Summaries are rebuilt from the store alone, so a metric must need
  * nothing but what it stored. Most metrics store one value per task ({@link PerTask}); a metric that only needs
  * totals (e.g. calibration bins) pools them per unit. The runner measures a unit task by task through
  * {@link #accumulator()}, so a unit's predictions are not kept until it ends. A metric is a plugin: list it in
- * {@code META-INF/services/fsil.eval.metrics.Metric}.
+ * {@code META-INF/services/fsil.eval.metrics.Metric}; {@code fsil metrics} lists them.
  */
-public interface Metric {
+public interface Metric extends Plugin {
     /** Suffix of the stored values and summary rows of a metric on temperature-scaled probabilities. */
     String TEMPERATURE_SCALED = "_ts";
 
-    /** Stable lower-case name: the key in a row's metrics, e.g. {@code calibration}. */
-    String name();
+    /** Stable lower-case id: the key in a row's metrics, e.g. {@code calibration}. */
+    @Override
+    String id();
+
+    @Override
+    default String kind() {
+        return "metric";
+    }
 
     /** What a unit's tasks contribute (a number, an array, an object), or null when the metric does not apply. */
     JsonNode measure(List<TaskOutcome> tasks);

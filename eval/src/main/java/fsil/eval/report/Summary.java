@@ -217,11 +217,11 @@ public final class Summary {
             out.add("units", g.tasks(), g.tasks());
             out.add("failed_units", g.failedTasks(), g.tasks());
             for (Metric m : metrics) {
-                List<JsonNode> values = g.values(m.name());
+                List<JsonNode> values = g.values(m.id());
                 if (!values.isEmpty()) {
                     m.summarize(values, out);
                 }
-                List<JsonNode> scaled = m.usesProbabilities() ? g.values(m.name() + Metric.TEMPERATURE_SCALED)
+                List<JsonNode> scaled = m.usesProbabilities() ? g.values(m.id() + Metric.TEMPERATURE_SCALED)
                         : List.of();
                 if (!scaled.isEmpty()) {
                     m.summarize(scaled, (metric, step, classes, v) -> out.add(metric + Metric.TEMPERATURE_SCALED,

@@ -294,7 +294,7 @@ public final class Runner {
         Path dir = run.resolve(Calibration.DIR);
         RunSpec spec = Calibration.spec(plan, source);
         progress.message("fitting temperatures on " + source.description + " (" + dir + ")");
-        Registry<Metric> withCurve = new Registry<>("metric", Metric::name);
+        Registry<Metric> withCurve = new Registry<>("metric", Metric::id);
         metrics.all().forEach(withCurve::register);
         withCurve.register(new CalibrationMetrics.TemperatureCurve());
         // the fit runs on the local engine: its curve metric is not a plugin that executors would find

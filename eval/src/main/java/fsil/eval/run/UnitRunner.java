@@ -89,13 +89,13 @@ public final class UnitRunner {
             for (int i = 0; i < metrics.size(); i++) {
                 JsonNode v = measured.get(i).result();
                 if (v != null) {
-                    stored.set(metrics.get(i).name(), v);
+                    stored.set(metrics.get(i).id(), v);
                 }
             }
             for (int i = 0; i < metrics.size(); i++) {
                 JsonNode v = scaled.get(i) == null ? null : scaled.get(i).result();
                 if (v != null) {
-                    stored.set(metrics.get(i).name() + Metric.TEMPERATURE_SCALED, v);
+                    stored.set(metrics.get(i).id() + Metric.TEMPERATURE_SCALED, v);
                 }
             }
         }

@@ -572,8 +572,12 @@ public class RunnerTest {
             this.failIn = failIn;
         }
 
-        public String name() {
+        public String id() {
             return "queries_seen";
+        }
+
+        public String description() {
+            return "each task's number of queries";
         }
 
         @Override
@@ -604,7 +608,7 @@ public class RunnerTest {
     }
 
     static Runner withMetric(Metric extra) {
-        fsil.api.Registry<Metric> m = new fsil.api.Registry<>("metric", Metric::name);
+        fsil.api.Registry<Metric> m = new fsil.api.Registry<>("metric", Metric::id);
         metrics().forEach(m::register);
         m.register(extra);
         return new Runner(TestPlugins.methods(), TestPlugins.protocols(), m, (name, backbone, seed, cache) -> TOY,

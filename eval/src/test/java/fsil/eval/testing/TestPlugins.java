@@ -32,6 +32,6 @@ public final class TestPlugins {
     }
 
     public static Registry<Metric> metrics() {
-        return Registry.discover("metric", Metric.class, Metric::name);
+        return Registry.discover("metric", Metric.class, Metric::id);
     }
 }
