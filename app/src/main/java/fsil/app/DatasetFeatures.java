@@ -28,6 +28,12 @@ final class DatasetFeatures implements FeatureSource {
     }
 
     @Override
+    public void check(String dataset, String backbone) {
+        Datasets.resolve(datasets, dataset);
+        Backbones.resolve(backbones, backbone);
+    }
+
+    @Override
     public FeatureSet load(String dataset, String backbone, long seed, Path cacheDir) {
         Backbones.Configured spec = Backbones.resolve(backbones, backbone);
         String key = dataset + "|" + spec + "|" + seed + "|" + cacheDir.toAbsolutePath();

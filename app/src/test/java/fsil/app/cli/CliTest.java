@@ -32,6 +32,43 @@ class CliTest {
         assertTrue(r.out().contains("\"id\" : \"ncm\""), "built-in baselines are listed too");
     }
 
+    /** Every plugin kind is listed with its parameters, as text and JSON, and a typo is refused naming the choices. */
+    @Test
+    void everyPluginKindIsListedAndATypoIsRefusedWithTheChoices(@TempDir Path tmp) {
+        java.util.Map<String, java.util.List<String>> expected = java.util.Map.of(
+                "backbones", java.util.List.of("identity", "pretrained-mlp", "hidden=512-256-128"),
+                "protocols", java.util.List.of("fewshot", "cil", "fscil", "ncmf", "gp-classes", "shots=", "ways="),
+                "metrics", java.util.List.of("episode_acc", "calibration", "scores", "fit_s"),
+                "engines", java.util.List.of("local"),
+                "datasets", java.util.List.of("synthetic", "classes=10", "file", "label="));
+        expected.forEach((kind, words) -> {
+            Result text = run(kind);
+            assertEquals(0, text.code(), kind + ": " + text.err());
+            words.forEach(w -> assertTrue(text.out().contains(w), kind + " should list " + w + ":\n" + text.out()));
+            Result json = run(kind, "--json");
+            assertEquals(0, json.code(), kind + " --json: " + json.err());
+            assertTrue(json.out().strip().startsWith("[") && json.out().contains("\"parameters\""), json.out());
+        });
+        String[] base = {"run", "--methods", "ncm", "--protocol", "fewshot", "--episodes", "2", "--out",
+                tmp.resolve("x").toString()};
+        java.util.Map<java.util.List<String>, java.util.List<String>> typos = java.util.Map.of(
+                java.util.List.of("--datasets", "digits", "--backbone", "pretrained-mpl"),
+                java.util.List.of("pretrained-mlp", "identity"),
+                java.util.List.of("--datasets", "digits", "--backbone", "pretrained-mlp[epoch=3]"),
+                java.util.List.of("epochs", "hidden"),
+                java.util.List.of("--datasets", "synthetic[clases=4]"), java.util.List.of("classes", "per_class"),
+                java.util.List.of("--datasets", "digits", "--engine", "locl"), java.util.List.of("local"));
+        typos.forEach((extra, words) -> {
+            java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of(base));
+            args.addAll(extra);
+            Result r = run(args.toArray(String[]::new));
+            assertEquals(2, r.code(), extra + ": " + r.out() + r.err());
+            assertEquals(1, r.err().strip().lines().count(), "one line: " + r.err());
+            words.forEach(w -> assertTrue(r.err().contains(w), extra + " should name " + w + ": " + r.err()));
+            assertFalse(java.nio.file.Files.exists(tmp.resolve("x").resolve("units.csv")), "no work before the error");
+        });
+    }
+
     @Test
     void userErrorsAreOneLineWithoutStackTrace() {
         Result r = run("run", "--methods", "ncm[tempreature=1]", "--datasets", "digits", "--protocol", "fewshot");

@@ -15,4 +15,12 @@ public interface FeatureSource {
      * @param cacheDir cache directory for generated data and features
      */
     FeatureSet load(String dataset, String backbone, long seed, Path cacheDir);
+
+    /**
+     * Checks a dataset and a backbone reference without loading anything: unknown ids, parameters and values throw
+     * a one-line {@link fsil.api.FsilException} with the valid choices. A run calls it for every dataset before it
+     * loads the first one. The default accepts everything (a source that knows no references).
+     */
+    default void check(String dataset, String backbone) {
+    }
 }

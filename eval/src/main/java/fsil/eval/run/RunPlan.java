@@ -115,6 +115,9 @@ public final class RunPlan {
         Map<String, FeatureSet> data = new LinkedHashMap<>();
         List<Group> groups = new ArrayList<>();
         for (String ds : spec.datasets()) {
+            features.check(ds, spec.backbone());
+        }
+        for (String ds : spec.datasets()) {
             if (data.containsKey(ds)) {
                 throw new FsilException("dataset " + ds + " is listed twice");
             }
