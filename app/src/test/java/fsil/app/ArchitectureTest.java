@@ -65,6 +65,14 @@ class ArchitectureTest {
     }
 
     @Test
+    void onlyTheDjlBackbonesSeeDjl() {
+        noClasses().that().resideOutsideOfPackage("fsil.backbones.djl..").should().dependOnClassesThat()
+                .resideInAnyPackage("ai.djl..").check(main);
+        noClasses().that().resideInAPackage("fsil.backbones..").should().dependOnClassesThat()
+                .resideInAnyPackage("fsil.eval..", "fsil.app..", "fsil.methods..", "fsil.notebook..").check(main);
+    }
+
+    @Test
     void onlyTheApplicationUsesGuice() {
         noClasses().that().resideOutsideOfPackages("fsil.app..", "fsil.notebook..").should().dependOnClassesThat()
                 .resideInAnyPackage("com.google.inject..", "jakarta.inject..").check(main);
