@@ -175,6 +175,7 @@ final class ConvTrainer {
                     .optOptimizer(opt).optDevices(new Device[]{device});
             try (Trainer trainer = model.newTrainer(config)) {
                 trainer.initialize(batchShape);
+                long tTrain = System.nanoTime(); // images/s from here: engine start and libtorch extraction excluded
                 int k = base.length;
                 int batches = rows.length / bs + (rows.length % bs >= 2 ? 1 : 0); // a last batch of 1 is dropped
                 TrainingLog log = new TrainingLog(what, "batches", (long) c.epochs() * batches);
@@ -184,6 +185,7 @@ final class ConvTrainer {
                 long orderSeed = RandomStreams.derive(seed, "order");
                 long augmentSeed = RandomStreams.derive(seed, "augment");
                 long images = 0;
+                long validationNanos = 0;
                 double lastVal = Double.NaN;
                 for (int epoch = 0; epoch < c.epochs(); epoch++) {
                     int[] order = rows.clone();
@@ -226,7 +228,7 @@ final class ConvTrainer {
                         }
                         seen += n;
                         images += n;
-                        double seconds = (System.nanoTime() - t0) / 1e9;
+                        double seconds = (System.nanoTime() - tTrain) / 1e9;
                         log.step((long) epoch * batches + b + 1, String.format(Locale.ROOT,
                                 "epoch %d/%d, loss %.4f, train accuracy %.1f%%, %.0f images/s%s", epoch + 1,
                                 c.epochs(), lossSum / seen, 100.0 * correct / seen, images / Math.max(seconds, 1e-9),
@@ -237,6 +239,7 @@ final class ConvTrainer {
                     losses.add(lossSum / seen);
                     accs.add(correct / (double) seen);
                     if (validation != null) {
+                        long v0 = System.nanoTime();
                         lastVal = validation.accuracy(embed(features, model.getNDManager(), input, im.train(),
                                 validation.rows, bs, null));
                         valAccs.add(lastVal);
@@ -244,9 +247,10 @@ final class ConvTrainer {
                             best = epoch;
                             bestParams = save(net);
                         }
+                        validationNanos += System.nanoTime() - v0;
                     }
                 }
-                imagesPerSecond = images / Math.max((System.nanoTime() - t0) / 1e9, 1e-9);
+                imagesPerSecond = images / Math.max((System.nanoTime() - tTrain - validationNanos) / 1e9, 1e-9);
             }
             if (bestParams != null && best != c.epochs() - 1) {
                 load(net, model.getNDManager(), bestParams);
@@ -262,7 +266,7 @@ final class ConvTrainer {
                     done -> elog.step(offset + done, null));
             Map<String, Object> meta = new LinkedHashMap<>();
             meta.put("train_seconds", Math.round((System.nanoTime() - t0) / 1e8) / 10.0);
-            meta.put("training_images_per_second", Math.round(imagesPerSecond));
+            meta.put("training_images_per_second", Math.round(imagesPerSecond)); // excluding start-up and validation
             meta.put("epoch_loss", losses);
             meta.put("epoch_train_accuracy", accs);
             meta.put("epoch_validation_accuracy", valAccs);
