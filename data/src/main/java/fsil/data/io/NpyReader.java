@@ -186,7 +186,7 @@ public final class NpyReader {
         return dims.stream().mapToInt(Integer::intValue).toArray();
     }
 
-    static String shapeString(int[] shape) {
+    public static String shapeString(int[] shape) {
         StringBuilder sb = new StringBuilder("(");
         for (int i = 0; i < shape.length; i++) {
             sb.append(shape[i]).append(i == 0 && shape.length == 1 ? "," : (i < shape.length - 1 ? ", " : ""));

@@ -1,0 +1,180 @@
+package fsil.backbones.djl;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import fsil.api.FeatureMatrix;
+import fsil.api.FsilException;
+import fsil.api.LabeledData;
+import fsil.api.Param;
+import fsil.api.Params;
+import fsil.core.random.RandomStreams;
+import fsil.data.Backbone;
+import fsil.data.FeatureSet;
+import fsil.data.Images;
+import fsil.data.RawDataset;
+import fsil.data.io.AtomicFiles;
+import fsil.data.io.NpyReader;
+import fsil.data.io.NpyWriter;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A convolutional backbone trained with PyTorch through DJL: the network ({@link Networks}) plus a linear head over
+ * the base classes is trained by softmax cross-entropy on the base classes' training images only; the epoch is
+ * chosen by few-shot nearest-class-mean accuracy on the validation classes (when the dataset has some); the frozen
+ * network then embeds every sample. Features are cached under {@code <cache>/features/<key>/} exactly as
+ * {@code pretrained-mlp} caches them (train.npy, test.npy, meta.json last, each written atomically), keyed by
+ * (dataset name, {@link #describe(Params)}, seed, content hash of the images, labels and base/validation classes).
+ *
+ * <p>This class and its subclasses hold no DJL type: instantiating them (ServiceLoader, {@code fsil backbones})
+ * loads nothing of DJL; libtorch is only started by {@link #apply} on a cache miss ({@link DjlRuntime}).
+ */
+public abstract class ConvBackbone implements Backbone {
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    /** The optimisers. */
+    public enum Optimiser { ADAM, SGD }
+
+    final Param<Integer> epochs;
+    final Param<Integer> batch = Param.integer("batch", 64, 2, 1 << 16, "mini-batch size (training and embedding)");
+    final Param<Optimiser> optimiser;
+    final Param<Double> lr;
+    final Param<Double> wd;
+    final Param<Double> momentum = Param.real("momentum", 0.9, 0, 1, "SGD momentum (ignored by adam)");
+    final Param<Boolean> augment = Param.bool("augment", true,
+            "random crops with zero padding (and horizontal flips of colour images) while training");
+    final Param<Integer> threads = Param.integer("threads", 1, 1, 1024,
+            "PyTorch intra-op threads on the CPU (the results may differ between thread counts)");
+    final Param<Integer> valEpisodes = Param.integer("val_episodes", 200, 0, 1_000_000,
+            "few-shot episodes on the validation classes that choose the epoch (0: the last epoch)");
+    final Param<Integer> valShots = Param.integer("val_shots", 1, 1, 1000,
+            "shots of those 5-way episodes (15 queries per class)");
+    final Param<Double> width;
+
+    /**
+     * @param defaultEpochs passes over the base-class training images
+     * @param optimiser     default optimiser
+     * @param defaultLr     its default step size
+     * @param defaultWd     default weight decay (L2, added to the gradient)
+     * @param hasWidth      whether the architecture takes a width multiplier
+     */
+    protected ConvBackbone(int defaultEpochs, Optimiser optimiser, double defaultLr, double defaultWd,
+                           boolean hasWidth) {
+        this.epochs = Param.integer("epochs", defaultEpochs, 1, 100_000, "passes over the base-class training images");
+        this.optimiser = Param.option("optimizer", optimiser, "adam, or sgd (with momentum)");
+        this.lr = Param.real("lr", defaultLr, Double.MIN_VALUE, 10, "step size");
+        this.wd = Param.real("wd", defaultWd, 0, 1, "weight decay (L2 penalty added to the gradient)");
+        this.width = hasWidth ? Param.real("width", 1.0, 1.0 / 64, 8,
+                "multiplier of the channel widths (e.g. 0.25 for a CPU budget)") : null;
+    }
+
+    /** The network of resolved parameters. */
+    protected abstract Architecture architecture(Params params);
+
+    @Override
+    public List<Param<?>> parameters() {
+        return width == null
+                ? List.of(epochs, batch, optimiser, lr, wd, momentum, augment, threads, valEpisodes, valShots)
+                : List.of(epochs, batch, optimiser, lr, wd, momentum, augment, threads, valEpisodes, valShots, width);
+    }
+
+    /** A resolved configuration (plain data). */
+    record Config(String describe, Architecture architecture, int epochs, int batch, Optimiser optimiser, double lr,
+                  double wd, double momentum, boolean augment, int threads, int valEpisodes, int valShots) {
+    }
+
+    Config config(Params p) {
+        return new Config(describe(p), architecture(p), p.get(epochs), p.get(batch), p.get(optimiser), p.get(lr),
+                p.get(wd), p.get(momentum), p.get(augment), p.get(threads), p.get(valEpisodes), p.get(valShots));
+    }
+
+    double width(Params p) {
+        return width == null ? 1.0 : p.get(width);
+    }
+
+    @Override
+    public FeatureSet apply(RawDataset raw, Params params, long seed, Path cacheDir) {
+        Config c = config(params);
+        Images images = raw.images();
+        if (images == null) {
+            throw new FsilException("backbone " + id() + " needs images, dataset " + raw.name() + " has none (a"
+                    + " feature directory gives them in images.npy, n x h x w or n x c x h x w)");
+        }
+        String key = raw.name() + "|" + c.describe() + "|seed=" + seed + "|data=" + contentHash(raw);
+        Path dir = cacheDir.resolve("features").resolve(sha(key).substring(0, 24));
+        Path trainFile = dir.resolve("train.npy");
+        Path testFile = dir.resolve("test.npy");
+        Path metaFile = dir.resolve("meta.json");
+        FeatureMatrix train;
+        FeatureMatrix test;
+        if (Files.exists(metaFile) && Files.exists(trainFile) && Files.exists(testFile)) {
+            train = NpyReader.read(trainFile).toFeatureMatrix();
+            test = NpyReader.read(testFile).toFeatureMatrix();
+        } else {
+            ConvTrainer.Result r = ConvTrainer.train(id(), raw, c, seed, cacheDir);
+            train = r.train();
+            test = r.test();
+            NpyWriter.writeFloat32(trainFile, train);
+            NpyWriter.writeFloat32(testFile, test);
+            Map<String, Object> meta = new LinkedHashMap<>();
+            meta.put("key", key);
+            meta.put("dataset", raw.name());
+            meta.put("backbone", c.describe());
+            meta.put("seed", seed);
+            meta.put("base_classes", raw.splits().base().length);
+            meta.put("validation_classes", raw.splits().validation().length);
+            meta.put("image_shape", images.shapeText());
+            meta.putAll(r.meta());
+            AtomicFiles.write(metaFile, out -> out.write(JSON.writeValueAsBytes(meta)));
+        }
+        if (train.rows() != raw.train().size() || test.rows() != raw.test().size()) {
+            throw new FsilException("feature cache " + dir + " does not match the dataset; delete it and retry");
+        }
+        return new FeatureSet(raw.name(), c.describe(), key, raw.classes(),
+                new LabeledData(train, raw.train().labels()), new LabeledData(test, raw.test().labels()),
+                raw.splits());
+    }
+
+    /** A 64-bit hash of what training sees: image shape and pixels, labels, base and validation classes. */
+    static String contentHash(RawDataset raw) {
+        Images im = raw.images();
+        long h = RandomStreams.mix(0x510E527FADE682D1L ^ im.channels());
+        h = RandomStreams.mix(h ^ im.height());
+        h = RandomStreams.mix(h ^ im.width());
+        FeatureMatrix[] pixels = {im.train(), im.test()};
+        LabeledData[] parts = {raw.train(), raw.test()};
+        for (int p = 0; p < 2; p++) {
+            for (float v : pixels[p].rawData()) {
+                h = RandomStreams.mix(h ^ Float.floatToIntBits(v));
+            }
+            for (int v : parts[p].labels()) {
+                h = RandomStreams.mix(h ^ v);
+            }
+            h = RandomStreams.mix(h + pixels[p].rows());
+        }
+        for (int[] classes : new int[][]{raw.splits().base(), raw.splits().validation()}) {
+            for (int v : classes) {
+                h = RandomStreams.mix(h ^ v);
+            }
+            h = RandomStreams.mix(h + classes.length);
+        }
+        return Long.toHexString(h);
+    }
+
+    static String sha(String s) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
+                    .digest(s.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package fsil.backbones.djl;
+
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.types.DataType;
+import ai.djl.nn.Block;
+import ai.djl.nn.Parameter;
+import ai.djl.training.GradientCollector;
+import ai.djl.util.Pair;
+import fsil.api.FsilException;
+
+import java.nio.DoubleBuffer;
+import java.nio.FloatBuffer;
+
+/**
+ * Back-propagation of a gradient computed outside PyTorch: a method that scores embeddings in Java (a GP marginal
+ * likelihood, a transductive objective) computes {@code g = dL/dz} for the network's output {@code z} and lets
+ * PyTorch carry it to the weights. Since {@code d(sum(z * g))/dz = g} for a constant {@code g}, back-propagating
+ * the scalar {@code sum(z * g)} leaves {@code dL/dw} in every parameter's gradient (checked against central finite
+ * differences in float64, {@code GradientInjectionTest}).
+ */
+public final class GradientInjection {
+
+    private GradientInjection() {
+    }
+
+    /**
+     * Adds {@code dL/dw = g^T dz/dw} to the gradients of the parameters {@code z} depends on.
+     *
+     * @param collector the open gradient collector {@code z} was computed under
+     * @param z         the network's output
+     * @param gradient  {@code dL/dz}, the shape of {@code z} (values in row-major order), as float64
+     */
+    public static void backward(GradientCollector collector, NDArray z, double[] gradient) {
+        if (gradient.length != z.size()) {
+            throw new FsilException("gradient injection: " + gradient.length + " gradient values for an output of"
+                    + " shape " + z.getShape());
+        }
+        try (NDArray g = z.getManager().create(gradient, z.getShape()).toType(z.getDataType(), false)) {
+            collector.backward(z.mul(g).sum());
+        }
+    }
+
+    /**
+     * Sets the gradient of every trainable parameter of {@code block} to exactly zero. DJL 0.36's own reset
+     * ({@code GradientCollector}) subtracts each gradient from itself, which keeps a NaN or infinity: seen here as
+     * NaN gradients of the first convolution, now and then, depending on what the process did before (freshly
+     * attached gradient memory). Writing zeros has no such case. Call it before each backward pass.
+     */
+    public static void zeroGradients(Block block) {
+        for (Pair<String, Parameter> p : block.getParameters()) {
+            Parameter param = p.getValue();
+            if (!param.isInitialized() || !param.requiresGradient()) {
+                continue;
+            }
+            NDArray a = param.getArray();
+            if (!a.hasGradient()) {
+                continue;
+            }
+            NDArray g = a.getGradient(); // a view DJL keeps with the parameter's manager: not closed here
+            int n = Math.toIntExact(g.size());
+            if (g.getDataType() == DataType.FLOAT64) {
+                g.set(DoubleBuffer.wrap(new double[n]));
+            } else if (g.getDataType() == DataType.FLOAT32) {
+                g.set(FloatBuffer.wrap(new float[n]));
+            } else {
+                throw new FsilException("gradients of type " + g.getDataType() + " are not supported");
+            }
+        }
+    }
+}
