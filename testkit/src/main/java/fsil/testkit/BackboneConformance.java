@@ -6,6 +6,7 @@ import fsil.api.LabeledData;
 import fsil.api.Params;
 import fsil.data.Backbone;
 import fsil.data.FeatureSet;
+import fsil.data.Images;
 import fsil.data.RawDataset;
 import fsil.data.SplitSet;
 import org.junit.jupiter.api.DynamicTest;
@@ -140,24 +141,31 @@ public final class BackboneConformance {
         return true;
     }
 
+    /** The same data with the novel classes' inputs (features, and images when there are) changed. */
     private static RawDataset withNovelShifted(RawDataset raw) {
         int[] novel = raw.splits().novel();
-        return new RawDataset(raw.name() + "|novel-shifted", raw.classes(), shift(raw.train(), novel),
-                shift(raw.test(), novel), raw.splits(), raw.imageSide());
+        LabeledData train = new LabeledData(shift(raw.train().features(), raw.train().labels(), novel),
+                raw.train().labels());
+        LabeledData test = new LabeledData(shift(raw.test().features(), raw.test().labels(), novel),
+                raw.test().labels());
+        Images im = raw.images();
+        Images shifted = im == null ? null : new Images(im.channels(), im.height(), im.width(),
+                shift(im.train(), raw.train().labels(), novel), shift(im.test(), raw.test().labels(), novel));
+        return new RawDataset(raw.name() + "|novel-shifted", raw.classes(), train, test, raw.splits(), shifted);
     }
 
-    private static LabeledData shift(LabeledData part, int[] classes) {
-        float[] x = part.features().rawData().clone();
-        int d = part.dimension();
-        for (int r = 0; r < part.size(); r++) {
-            int y = part.labels()[r];
+    private static FeatureMatrix shift(FeatureMatrix m, int[] labels, int[] classes) {
+        float[] x = m.rawData().clone();
+        int d = m.cols();
+        for (int r = 0; r < m.rows(); r++) {
+            int y = labels[r];
             if (IntStream.of(classes).anyMatch(c -> c == y)) {
                 for (int j = 0; j < d; j++) {
                     x[r * d + j] = Math.min(1f, x[r * d + j] * 0.5f + 0.25f);
                 }
             }
         }
-        return new LabeledData(FeatureMatrix.wrap(part.size(), d, x), part.labels());
+        return FeatureMatrix.wrap(m.rows(), d, x);
     }
 
     /** 8 classes of 12 training and 4 test samples in dimension 16, values in [0, 1]; classes 0-3 are base. */

@@ -264,6 +264,14 @@ final class ConvTrainer {
             FeatureMatrix test = embed(features, model.getNDManager(), input, im.test(),
                     java.util.stream.IntStream.range(0, raw.test().size()).toArray(), Math.max(bs, 256),
                     done -> elog.step(offset + done, null));
+            for (FeatureMatrix f : new FeatureMatrix[]{train, test}) {
+                int bad = f.firstNonFinite();
+                if (bad >= 0) {
+                    throw new FsilException("backbone " + id + " gave a non-finite feature (value " + bad + " of the "
+                            + (f == train ? "training" : "test") + " features); nothing was cached: run again, and"
+                            + " see backbones-djl/README.md, Known problem");
+                }
+            }
             Map<String, Object> meta = new LinkedHashMap<>();
             meta.put("train_seconds", Math.round((System.nanoTime() - t0) / 1e8) / 10.0);
             meta.put("training_images_per_second", Math.round(imagesPerSecond)); // excluding start-up and validation
