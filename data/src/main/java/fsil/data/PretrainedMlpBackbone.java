@@ -1,7 +1,5 @@
 package fsil.data;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import fsil.api.FeatureMatrix;
 import fsil.api.FsilException;
 import fsil.api.LabeledData;
@@ -15,17 +13,9 @@ import fsil.core.progress.TrainingLog;
 import fsil.core.random.RandomStreams;
 import fsil.data.FeatureSet;
 import fsil.data.RawDataset;
-import fsil.data.io.AtomicFiles;
-import fsil.data.io.NpyReader;
-import fsil.data.io.NpyWriter;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,7 +40,6 @@ import java.util.Map;
  */
 public final class PretrainedMlpBackbone implements Backbone {
     public static final String ID = "pretrained-mlp";
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     static final Param<String> HIDDEN = Param.text("hidden", "512-256-128",
             "hidden layer widths, e.g. 256-128; the last is the feature dimension");
@@ -145,40 +134,18 @@ public final class PretrainedMlpBackbone implements Backbone {
                           double seconds) {
     }
 
-    /** Features through the cache. */
+    /** Features through the cache ({@link FeatureCache}). */
     public static FeatureSet apply(RawDataset raw, Config spec, long seed, Path cacheDir) {
         String key = raw.name() + "|" + spec.describe() + "|seed=" + seed + "|data=" + contentHash(raw);
-        Path dir = cacheDir.resolve("features").resolve(sha(key).substring(0, 24));
-        Path trainFile = dir.resolve("train.npy");
-        Path testFile = dir.resolve("test.npy");
-        Path metaFile = dir.resolve("meta.json");
-        FeatureMatrix train;
-        FeatureMatrix test;
-        if (Files.exists(metaFile) && Files.exists(trainFile) && Files.exists(testFile)) {
-            train = NpyReader.read(trainFile).toFeatureMatrix();
-            test = NpyReader.read(testFile).toFeatureMatrix();
-        } else {
+        return FeatureCache.load(raw, spec.describe(), key, seed, cacheDir, () -> {
             Trained t = train(raw, spec, seed);
-            train = features(t, raw.train().features());
-            test = features(t, raw.test().features());
-            NpyWriter.writeFloat32(trainFile, train);
-            NpyWriter.writeFloat32(testFile, test);
             Map<String, Object> meta = new LinkedHashMap<>();
-            meta.put("key", key);
-            meta.put("dataset", raw.name());
-            meta.put("backbone", spec.describe());
-            meta.put("seed", seed);
-            meta.put("base_classes", raw.splits().base().length);
             meta.put("train_seconds", Math.round(t.seconds() * 10) / 10.0);
             meta.put("epoch_loss", t.epochLoss());
             meta.put("epoch_train_accuracy", t.epochAccuracy());
-            AtomicFiles.write(metaFile, out -> out.write(JSON.writeValueAsBytes(meta)));
-        }
-        if (train.rows() != raw.train().size() || test.rows() != raw.test().size()) {
-            throw new FsilException("feature cache " + dir + " does not match the dataset; delete it and retry");
-        }
-        return new FeatureSet(raw.name(), spec.describe(), key, raw.classes(),
-                new LabeledData(train, raw.train().labels()), new LabeledData(test, raw.test().labels()), raw.splits());
+            return new FeatureCache.Computed(features(t, raw.train().features()), features(t, raw.test().features()),
+                    meta);
+        });
     }
 
     /** Trains the MLP on the base classes' training samples (see the class comment). */
@@ -340,14 +307,5 @@ public final class PretrainedMlpBackbone implements Backbone {
             h = RandomStreams.mix(h + part.dimension());
         }
         return Long.toHexString(h);
-    }
-
-    static String sha(String s) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                    .digest(s.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

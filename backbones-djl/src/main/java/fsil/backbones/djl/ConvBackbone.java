@@ -1,7 +1,5 @@
 package fsil.backbones.djl;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import fsil.api.FeatureMatrix;
 import fsil.api.FsilException;
 import fsil.api.LabeledData;
@@ -9,19 +7,12 @@ import fsil.api.Param;
 import fsil.api.Params;
 import fsil.core.random.RandomStreams;
 import fsil.data.Backbone;
+import fsil.data.FeatureCache;
 import fsil.data.FeatureSet;
 import fsil.data.Images;
 import fsil.data.RawDataset;
-import fsil.data.io.AtomicFiles;
-import fsil.data.io.NpyReader;
-import fsil.data.io.NpyWriter;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,7 +29,6 @@ import java.util.Map;
  * loads nothing of DJL; libtorch is only started by {@link #apply} on a cache miss ({@link DjlRuntime}).
  */
 public abstract class ConvBackbone implements Backbone {
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     /** The optimisers. */
     public enum Optimiser { ADAM, SGD }
@@ -109,38 +99,14 @@ public abstract class ConvBackbone implements Backbone {
                     + " feature directory gives them in images.npy, n x h x w or n x c x h x w)");
         }
         String key = raw.name() + "|" + c.describe() + "|seed=" + seed + "|data=" + contentHash(raw);
-        Path dir = cacheDir.resolve("features").resolve(sha(key).substring(0, 24));
-        Path trainFile = dir.resolve("train.npy");
-        Path testFile = dir.resolve("test.npy");
-        Path metaFile = dir.resolve("meta.json");
-        FeatureMatrix train;
-        FeatureMatrix test;
-        if (Files.exists(metaFile) && Files.exists(trainFile) && Files.exists(testFile)) {
-            train = NpyReader.read(trainFile).toFeatureMatrix();
-            test = NpyReader.read(testFile).toFeatureMatrix();
-        } else {
+        return FeatureCache.load(raw, c.describe(), key, seed, cacheDir, () -> {
             ConvTrainer.Result r = ConvTrainer.train(id(), raw, c, seed, cacheDir);
-            train = r.train();
-            test = r.test();
-            NpyWriter.writeFloat32(trainFile, train);
-            NpyWriter.writeFloat32(testFile, test);
             Map<String, Object> meta = new LinkedHashMap<>();
-            meta.put("key", key);
-            meta.put("dataset", raw.name());
-            meta.put("backbone", c.describe());
-            meta.put("seed", seed);
-            meta.put("base_classes", raw.splits().base().length);
             meta.put("validation_classes", raw.splits().validation().length);
             meta.put("image_shape", images.shapeText());
             meta.putAll(r.meta());
-            AtomicFiles.write(metaFile, out -> out.write(JSON.writeValueAsBytes(meta)));
-        }
-        if (train.rows() != raw.train().size() || test.rows() != raw.test().size()) {
-            throw new FsilException("feature cache " + dir + " does not match the dataset; delete it and retry");
-        }
-        return new FeatureSet(raw.name(), c.describe(), key, raw.classes(),
-                new LabeledData(train, raw.train().labels()), new LabeledData(test, raw.test().labels()),
-                raw.splits());
+            return new FeatureCache.Computed(r.train(), r.test(), meta);
+        });
     }
 
     /** A 64-bit hash of what training sees: image shape and pixels, labels, base and validation classes. */
@@ -167,14 +133,5 @@ public abstract class ConvBackbone implements Backbone {
             h = RandomStreams.mix(h + classes.length);
         }
         return Long.toHexString(h);
-    }
-
-    static String sha(String s) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                    .digest(s.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -23,25 +23,15 @@ public record VariantSpec(String label, String method, Map<String, String> param
 
     /** Parses a comma-separated list; commas inside brackets belong to the variant. */
     public static List<VariantSpec> parseList(String text) {
-        List<VariantSpec> out = new ArrayList<>();
-        int depth = 0;
-        int start = 0;
-        for (int i = 0; i <= text.length(); i++) {
-            char c = i < text.length() ? text.charAt(i) : ',';
-            if (c == '[') {
-                depth++;
-            } else if (c == ']') {
-                depth--;
-            } else if (c == ',' && depth == 0) {
-                String part = text.substring(start, i).trim();
-                if (!part.isEmpty()) {
-                    out.add(parse(part));
-                }
-                start = i + 1;
-            }
-        }
-        if (depth != 0) {
+        List<String> parts;
+        try {
+            parts = fsil.api.PluginRef.splitList(text);
+        } catch (FsilException e) {
             throw new FsilException("unbalanced brackets in method list '" + text + "'");
+        }
+        List<VariantSpec> out = new ArrayList<>();
+        for (String part : parts) {
+            out.add(parse(part));
         }
         if (out.isEmpty()) {
             throw new FsilException("no method given: use e.g. --methods ncm,ppca[q=0]");
