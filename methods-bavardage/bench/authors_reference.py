@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Reference for the speed and agreement comparison: the BAVARDAGE authors' batched float32 algorithm (official
-code at commit 73fc716, `bavardage.py` and `vb_equi_iso.py`, as described in shared/specs/bavardage.md §1-4),
+code, https://github.com/yhu01/BAVARDAGE at commit 73fc716, `bavardage.py` and `vb_equi_iso.py`; the steps are
+listed below and in methods-bavardage/README.md, *The method*),
 re-implemented here with the same tensor operations and the same order, on the episodes ExportEpisodes wrote.
 
 Steps, all on whole batches of tasks in float32 on the CPU:

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # select=last: these runs were made before checkpoint selection existed (the last iterate); select=last keeps them reproducible.
-# Claims of issue 9 on glyphs (pretrained-mlp backbone; meta-training on the background scripts = base classes,
+# The paper's claims checked on glyphs (pretrained-mlp backbone; meta-training on the background scripts = base classes,
 # episodes from the evaluation scripts = novel classes). One invocation per (shot, order seed).
 # Usage: methods-lsgp/experiments/claims.sh FSIL OUT_ROOT   (from the repository root; FSIL = bin/fsil or a pinned
 # copy of the built jars, as the recorded runs used; see docs/lsgp-results.md)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Other methods on exactly the episodes of claims.sh (glyphs, pretrained-mlp, 5-way 1- and 5-shot, 15 queries per
-# class, balanced, 300 episodes per order seed 1..5): issue 9's "same episodes with NCM, PPCA and GP-Tree", plus the
+# class, balanced, 300 episodes per order seed 1..5): NCM, PPCA and GP-Tree on the same episodes, plus the
 # transductive soft k-means and BAVARDAGE with their validated glyphs settings (methods-bavardage README). Default
 # parameters for ppca and gptree (gptree fits Gibbs nodes on the support set: inference=auto -> gibbs on episodes).
 # ncm is run again as the check that the episodes coincide with the claims runs (per-episode results identical).

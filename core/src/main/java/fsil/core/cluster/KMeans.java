@@ -11,7 +11,8 @@ import java.util.Arrays;
  * deterministic: restart r uses the stream {@code RandomStreams.child(seed, r)} and the run with the lowest inertia
  * wins (the first one on exact ties), as scikit-learn's {@code KMeans(n_init=...)}.
  *
- * <p>Details, chosen to match scikit-learn 0.23 where GP-Tree's code relies on it (specs/gptree.md §1.1, §4.5):
+ * <p>Details, chosen to match scikit-learn 0.23 where GP-Tree's code (https://github.com/IdanAchituve/GP-Tree) relies
+ * on it for its class splits and inducing inputs:
  * <ul>
  *   <li>greedy k-means++: each new centre is the best of {@code 2 + floor(ln k)} candidates drawn with probability
  *   proportional to D(x)^2 (the candidate that lowers the potential most wins);</li>

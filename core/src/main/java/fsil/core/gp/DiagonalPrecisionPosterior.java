@@ -12,7 +12,8 @@ import org.ejml.dense.row.CommonOps_DDRM;
  * f | omega of every Polya-Gamma-augmented GP (GP-Tree's Gibbs node: d = omega, b = kappa; the
  * logistic-softmax GP: d = theta/tau^2, b = (y - gamma)/(2 tau)).
  *
- * <p>Computed in the stable form of specs/gptree.md E1'/E2' and specs/lsgp.md §3 with S = D^{1/2} and
+ * <p>Computed in the stable form of Rasmussen and Williams, <i>Gaussian Processes for Machine Learning</i>, MIT Press
+ * 2006, Sec. 3.4.3 (the matrix B of their Algorithm 3.2), with S = D^{1/2} and
  * B = I + S K S = L_B L_B^T (eigenvalues &gt;= 1 when K is PSD), never with K^{-1} or D^{-1}, so d_i = 0 and
  * singular K are fine:
  * <ul>

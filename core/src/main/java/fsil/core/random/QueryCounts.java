@@ -9,7 +9,8 @@ import java.util.function.Predicate;
 /**
  * How many queries each class of a few-shot episode gets: Q/K each (balanced), or Dirichlet proportions turned
  * into integer counts exactly as the realistic transductive few-shot code (Veilleux et al.) and BAVARDAGE do it
- * (specs/bavardage.md §6.1): p ~ Dir(alpha 1_K), x = Q p; round half to even; while the rounded sum exceeds Q,
+ * ({@code convert_prob_to_samples} in {@code FSLTask.py} of https://github.com/yhu01/BAVARDAGE, commit 73fc716):
+ * p ~ Dir(alpha 1_K), x = Q p; round half to even; while the rounded sum exceeds Q,
  * floor the entry whose fractional part is closest to 0.5 (ties to the lowest index), and ceil it while the sum is
  * short. Counts sum to Q; a class may get 0. The one rule used by the few-shot protocol, meta-training and tuning.
  */

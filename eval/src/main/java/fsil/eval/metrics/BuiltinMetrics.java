@@ -11,7 +11,8 @@ import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
- * fsil's metrics (DESIGN.md §5), one class each, listed in {@code META-INF/services/fsil.eval.metrics.Metric}.
+ * fsil's metrics (README.md, <i>Protocols and metrics</i>), one class each, listed in
+ * {@code META-INF/services/fsil.eval.metrics.Metric}.
  * Episodes store one value per episode and summarise as a mean with its 95% intervals; incremental streams store
  * their per-step arrays.
  */

@@ -1,9 +1,10 @@
 package fsil.eval.metrics;
 
 /**
- * Summary metrics of one incremental run, computed from the accuracy matrix exactly as named in DESIGN.md §5
- * (and specs/protocols.md §C.9). A[t][k] is the accuracy after step t on the test data of the classes introduced
- * at step k (defined for k &lt;= t); a[t] the micro accuracy on all classes seen up to t. T = last step.
+ * Summary metrics of one incremental run, computed from the accuracy matrix exactly as named in README.md,
+ * <i>Protocols and metrics</i>, and defined below. A[t][k] is the accuracy after step t on the test data of the
+ * classes introduced at step k (defined for k &lt;= t); a[t] the micro accuracy on all classes seen up to t.
+ * T = last step.
  *
  * @param avgIncrementalAcc mean over t of a_t, step 0 included
  * @param finalAcc          a_T

@@ -19,11 +19,12 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * K-way L-shot few-shot episodes with Q queries in total from one class split (DESIGN.md §4).
+ * K-way L-shot few-shot episodes with Q queries in total from one class split (README.md, <i>Protocols and
+ * metrics</i>).
  *
  * <p>Episode i of a setting is a pure function of (data, options, order seed, i): classes = the first K of a
  * random permutation of the split's classes; query counts = Q/K each (balanced) or Dirichlet(alpha 1_K)
- * proportions turned into integers exactly as in specs/bavardage.md §6.1, redrawn (as the BAVARDAGE sampler
+ * proportions turned into integers by {@link fsil.core.random.QueryCounts}, redrawn (as the BAVARDAGE sampler
  * does) while a class lacks the samples for its L shots plus its queries; per class, a random subset gives the
  * L support and the count query samples, disjoint. Samples are drawn from the train and test parts of a class
  * together (the split's classes are unseen by the backbone either way). Queries are shuffled. Methods with the

@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The Gram and randomized block Krylov solvers against the full d x d eigen decomposition: the scores of the
- * resulting PPCA models agree within 1e-6 relative (the issue's requirement) on every query.
+ * resulting PPCA models agree within 1e-6 relative (the required agreement) on every query.
  */
 class EigenSolverTest {
     private static final double LAMBDA = 0.01;
