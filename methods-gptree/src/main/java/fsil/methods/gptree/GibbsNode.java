@@ -17,7 +17,8 @@ import org.ejml.data.DMatrixRMaj;
 import java.util.concurrent.Executor;
 
 /**
- * A node GP fitted by block Gibbs sampling of the Polya-Gamma augmented model (paper §2.3, §3.2; spec §3):
+ * A node GP fitted by block Gibbs sampling of the Polya-Gamma augmented model (paper §2.3, §3.2; the authors'
+ * {@code GP_Tree/gp_model_gibbs.py}):
  * K = k(X, X) + jitter I, kappa_i = y_i - 1/2; M independent chains start from f ~ N(0, K), omega ~ PG(1, f) and
  * run T sweeps of f | omega ~ N(Sigma kappa, Sigma), Sigma = (K^-1 + Omega)^-1, then omega | f ~ PG(1, f). The
  * final omega of each chain defines the predictive of Eq. 11-12, f_* | omega ~ N(mu_*, s_*^2) with
@@ -27,10 +28,10 @@ import java.util.concurrent.Executor;
  * §C.1).
  *
  * <p>All Gaussian algebra is the stable B = I + Omega^1/2 K Omega^1/2 form of {@link DiagonalPrecisionPosterior}
- * (spec E1'/E2'): no explicit inverse, no division by omega. f | omega is drawn pathwise (Matheron's rule, default)
- * or from a Cholesky factor of the explicitly formed Sigma ({@link Draw#COVARIANCE}). Chain m draws from the stream
- * {@code child(seed, m)} (the authors' code seeds every node's Polya-Gamma generator with 0, spec §10 #6), and chains
- * run in parallel on the executor without changing any number.
+ * (Eq. 10-12 rewritten in B): no explicit inverse, no division by omega. f | omega is drawn pathwise (Matheron's
+ * rule, default) or from a Cholesky factor of the explicitly formed Sigma ({@link Draw#COVARIANCE}). Chain m draws
+ * from the stream {@code child(seed, m)} (the authors' code seeds every node's Polya-Gamma generator with 0,
+ * pypolyagamma's default), and chains run in parallel on the executor without changing any number.
  */
 final class GibbsNode implements NodeModel {
     enum Draw { PATHWISE, COVARIANCE }
@@ -40,7 +41,7 @@ final class GibbsNode implements NodeModel {
     /**
      * @param chains     M parallel chains
      * @param steps      T sweeps per chain
-     * @param jitter     absolute diagonal jitter on K (spec §2: 1e-3)
+     * @param jitter     absolute diagonal jitter on K (authors' Gibbs default: 1e-3)
      */
     record Options(int chains, int steps, Draw draw, Predictive predictive, double jitter) {
     }
@@ -109,7 +110,7 @@ final class GibbsNode implements NodeModel {
             omega[c] = w;
             DiagonalPrecisionPosterior post = DiagonalPrecisionPosterior.of(k, w);
             weights[c] = post.weights(zero, kappa);
-            // augmented marginal likelihood log p(y | omega, X) (paper Eq. 10, spec E1' with zero mean)
+            // augmented marginal likelihood log p(y | omega, X) (paper Eq. 10 in the stable B form, zero mean)
             logMl[c] = -n * Stable.LN_2 - 0.5 * post.logDetB() + 0.5 * post.quadFormCovariance(kappa);
             if (cached != null) {
                 cached[c] = post;

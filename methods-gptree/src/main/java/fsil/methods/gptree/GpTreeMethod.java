@@ -59,7 +59,7 @@ public final class GpTreeMethod implements Method {
             "VI: natural-gradient step size rho on (eta, H) (authors' code: 0.1)");
     static final Param<ViNode.Elbo> ELBO = Param.option("elbo", ViNode.Elbo.WENZEL,
             "VI: bound used for gradients: wenzel (correct, batch sum scaled by n/s) or code (the authors': signs "
-                    + "flipped inside the theta bracket and no n/s scaling, spec §4.3)");
+                    + "flipped inside the theta bracket and no n/s scaling, as in GP_Tree/gp_model.py)");
     static final Param<Integer> PRETRAIN_EPOCHS = Param.integer("pretrain_epochs", 10, 0, 100_000,
             "deep kernel: cross-entropy pre-training epochs before the tree is built");
     static final Param<Integer> EPOCHS = Param.integer("epochs", 20, 0, 100_000, "VI: training epochs");

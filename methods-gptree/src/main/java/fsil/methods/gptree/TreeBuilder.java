@@ -7,13 +7,13 @@ import org.apache.commons.rng.UniformRandomProvider;
 import java.util.Arrays;
 
 /**
- * Builds the class tree (paper §3.1, spec §1) by recursive binary partitions of a node's classes until every leaf
- * holds one class. Three partition rules:
+ * Builds the class tree (paper §3.1; the authors' {@code build_tree} in {@code GP_Tree/tree.py}) by recursive binary
+ * partitions of a node's classes until every leaf holds one class. Three partition rules:
  * <ul>
  *   <li>{@link Kind#KMEANS} (GP-Tree): class prototypes (the mean embedding of the class, then L2-normalised) are
  *   split by 2-means with k-means++ and restarts; nodes with two classes put the lower id left. If the prototypes
- *   of a node all coincide, k-means has no meaningful split (the authors' code crashes there, spec §10 #16): the
- *   node falls back to the sorted halving used by {@link Kind#RANDOM} without the permutation.</li>
+ *   of a node all coincide, k-means has no meaningful split (the authors' {@code build_tree} raises a KeyError
+ *   there): the node falls back to the sorted halving used by {@link Kind#RANDOM} without the permutation.</li>
  *   <li>{@link Kind#RANDOM} (GP-Tree Rnd, pFedGP's RandomSplit): a random permutation of the node's classes, the
  *   first floor(|S|/2) go left.</li>
  *   <li>{@link Kind#STICK_BREAK} (SBM-GP, Linderman et al. 2015): a chain in label order; the node over

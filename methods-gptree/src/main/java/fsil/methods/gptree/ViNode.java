@@ -15,19 +15,21 @@ import java.util.Arrays;
 
 /**
  * A node GP with the sparse variational Polya-Gamma approximation of Wenzel et al. (2019) as GP-Tree uses it
- * (paper §3.2 and App. A; spec §4): inducing values u = f(Z) at the inducing inputs Z of the node's classes,
+ * (paper §3.2 and App. A; the authors' {@code GP_Tree/gp_model.py}): inducing values u = f(Z) at the inducing
+ * inputs Z of the node's classes,
  * q(u) = N(mu, Sigma) held in natural parameters (eta = Sigma^-1 mu, P = Sigma^-1 = -2H), q(omega_i) = PG(1, c_i)
  * with one local c_i per training sample of the node.
  *
  * <p>With kappa = K_nm K_mm^-1, Ktilde_ii = k_ii - [K_nm K_mm^-1 K_mn]_ii, theta_i = tanh(c_i/2)/(2 c_i),
  * y_i - 1/2 = t_i/2 and E[f_i^2] = Ktilde_ii + kappa_i Sigma kappa_i^T + (kappa_i mu)^2, the bound of a batch of s
- * of the node's n samples is (spec §4.3, corrected signs, constants kept so that it is a true lower bound)
+ * of the node's n samples is (Wenzel et al.'s bound, the authors' sign errors corrected, constants kept so that it
+ * is a true lower bound)
  * <pre>
  *   ELBO = (n/s) sum_i [ (y_i - 1/2) kappa_i mu - theta_i/2 (E[f_i^2] - c_i^2) - log cosh(c_i/2) - log 2 ]
  *          - KL(N(mu, Sigma) || N(0, K_mm)).
  * </pre>
  * {@link Elbo#CODE} reproduces the authors' objective instead: no n/s scaling of the batch sum and the signs of
- * kappa Sigma kappa^T and (kappa mu)^2 flipped inside the theta bracket (spec §4.3 note 2, §10 #1-2).
+ * kappa Sigma kappa^T and (kappa mu)^2 flipped inside the theta bracket ({@code GP_Tree/gp_model.py}'s loss).
  *
  * <p>Updates (App. A.2, in this order): c_i = sqrt(E[f_i^2]) for the batch (the unique maximiser), then one natural
  * gradient step of size rho: eta += rho ((n/s) kappa^T (y - 1/2) - eta), P += rho (K_mm^-1 + (n/s) kappa^T Theta kappa
@@ -54,7 +56,7 @@ final class ViNode implements NodeModel {
     final int nNode;
     private final double[] eta;
     private final DMatrixRMaj precision;
-    /** Local variational parameters c, one per training sample of the node (initialised to 1, spec §4.1). */
+    /** Local variational parameters c, one per training sample of the node (initialised to 1, as the authors do). */
     private final double[] c;
     private DMatrixRMaj xbar;
 

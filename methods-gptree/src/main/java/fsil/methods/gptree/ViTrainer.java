@@ -157,7 +157,7 @@ final class ViTrainer {
     /**
      * Inducing inputs, {@code perClass} rows per class (class-major): k-means centres of the class's embeddings
      * (5 restarts, 200 iterations, as the authors' init), or the class's rows repeated cyclically when it has at
-     * most {@code perClass} of them (spec §4.5).
+     * most {@code perClass} of them (the authors' {@code _init_Xbar} in {@code GP_Tree/Learner.py}).
      */
     static DMatrixRMaj initialInducing(DMatrixRMaj emb, int[] y, int numClasses, int perClass, long seed) {
         int e = emb.numCols;

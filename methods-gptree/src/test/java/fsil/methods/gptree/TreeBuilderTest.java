@@ -86,7 +86,7 @@ class TreeBuilderTest {
     void twoClassNodesPutTheLowerIdLeftAndDegeneratePrototypesDoNotCrash() {
         TreeNode two = new TreeBuilder(TreeBuilder.Kind.KMEANS, 3, 0).build(new int[]{4, 9}, new double[]{0, 1, 1, 0}, 2);
         assertEquals("(4 9)", two.toString());
-        // five identical prototypes (spec §10 #16: the authors' code raises a KeyError): sorted halving
+        // five identical prototypes (the authors' build_tree raises a KeyError): sorted halving
         double[] same = new double[10];
         Arrays.fill(same, 0.3);
         TreeNode t = new TreeBuilder(TreeBuilder.Kind.KMEANS, 3, 0).build(ids(5), same, 2);
