@@ -1,9 +1,9 @@
 package fsil.methods.lsgp;
 
-/** Which evidence lower bound the mean-field code evaluates and differentiates (spec §3). */
+/** Which evidence lower bound the mean-field code evaluates and differentiates (module README, ELBO). */
 public enum ElboForm {
     /**
-     * The bound of spec §3 in its general form (E1 + ... + E5) at the current variational parameters: a true
+     * The bound in its general form (E1 + ... + E5 of the module README) at the current variational parameters: a true
      * lower bound on log p(y) for any tilt, with the Poisson KL's -alpha/beta counted once per class.
      */
     CORRECT,

@@ -15,8 +15,8 @@ import org.ejml.data.DMatrixRMaj;
  *   authors do), where ELBO_T is the bound after exactly T mean-field steps from the deterministic initialisation.
  *   The gradient goes through the T unrolled steps ({@link MeanField#elboGradient}).</li>
  *   <li>{@link #pl}: loss = -(1/Q) sum_j log (1/S) sum_s LS_{y_j}(f_j^(s)), the Monte Carlo log predictive
- *   likelihood of the Q query points given the posterior after T steps on the support set only (spec §4 with the
- *   support slicing fixed and the proper log of the MC average), f^(s) = mean + sd eps^(s) with fixed eps
+ *   likelihood of the Q query points given the posterior after T steps on the support set only (the authors' PL
+ *   loss with the support slicing fixed and the proper log of the MC average), f^(s) = mean + sd eps^(s) with fixed eps
  *   (reparameterisation). The gradient goes through the predictive and through the T steps.</li>
  * </ul>
  */

@@ -13,15 +13,15 @@ import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
 import org.ejml.data.DMatrixRMaj;
 
 /**
- * Gibbs sampler for the augmented tempered logistic-softmax GP (spec §6), the conditionals of the joint
- * (paper Eq. 4.2):
+ * Gibbs sampler for the augmented tempered logistic-softmax GP (the authors' code has none), the conditionals of
+ * the joint (paper Eq. 4.2):
  * <ol>
  *   <li>by default a blocked step for (lambda, m) | f: lambda_n | f ~ Exp(rate sum_c sigma(f_n^c / tau)) (m and
  *   omega integrated out: sum_m Po(m | lambda) sigma(-z)^m = e^{-lambda sigma(z)}), then
  *   m_n^c | lambda, f ~ Po(lambda_n sigma(-f_n^c / tau)). With {@code blockedLambda = false} the order of [R3] and
  *   [R2]: m | lambda, f, then lambda_n | m ~ Ga(1 + sum_c m_n^c, rate C) (flat prior on lambda). Both leave the same
  *   posterior invariant, but the [R2] chain moves lambda by about 1/C per sweep, while the posterior of lambda sits
- *   near 1 / sum_c sigma(f_c/tau) ~ e^{|a|/tau}/C when the prior mean a is very negative (spec P8): with a = -5,
+ *   near 1 / sum_c sigma(f_c/tau) ~ e^{|a|/tau}/C when the prior mean a is very negative: with a = -5,
  *   tau = 0.2 it never gets there;</li>
  *   <li>omega_n^c | m, f ~ PG(y_n^c + m_n^c, f_n^c / tau) (the exact sampler of core);</li>
  *   <li>f^c | omega, m ~ N(Sigma (K^-1 a 1 + (y^c - m^c)/(2 tau)), Sigma), Sigma = (K^-1 + diag(omega)/tau^2)^-1,

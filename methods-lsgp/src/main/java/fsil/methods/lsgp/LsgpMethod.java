@@ -34,7 +34,7 @@ public final class LsgpMethod implements Method {
             "constant prior mean a during meta-training and meta-validation");
     public static final Param<Inference> INFERENCE = Param.option("inference", Inference.MEAN_FIELD,
             "task-level inference: mean-field = closed-form coordinate ascent (paper Eq. 4.4); gibbs = Gibbs sampling "
-                    + "of the augmented model (spec §6)");
+                    + "of the augmented model (paper Eq. 4.2)");
     public static final Param<Integer> STEPS = Param.integer("steps", 200, 1, 100_000,
             "most mean-field steps at test time (the paper runs a fixed 20, the authors' code 30; here the tolerance "
                     + "stops it, typically after 20 to 50 steps)");
@@ -42,8 +42,8 @@ public final class LsgpMethod implements Method {
             "stop the test-time mean-field when no posterior mean changes by more than this in a step (0 = always "
                     + "run all steps)");
     public static final Param<ElboForm> ELBO = Param.option("elbo", ElboForm.CORRECT,
-            "correct = the evidence lower bound of spec §3; authors = the authors' code (alpha/C term once per point, "
-                    + "collapsed form with the previous tilt): not a bound");
+            "correct = a true evidence lower bound (general form); authors = the authors' code (alpha/C term once per "
+                    + "point, collapsed form with the previous tilt): not a bound");
     public static final Param<QueryMean> QUERY_MEAN = Param.option("query_mean", QueryMean.CORRECT,
             "predictive mean at queries: correct = a + k_*^T K^-1 (mu - a 1); authors = k_*^T K^-1 mu "
                     + "(the prior mean is not added back)");
@@ -67,7 +67,7 @@ public final class LsgpMethod implements Method {
                     + "cosine kernel on the given features with the initial outputscale");
     public static final Param<Loss> LOSS = Param.option("loss", Loss.ML,
             "meta-training objective: ml = the ELBO of each episode; pl = the Monte Carlo log predictive likelihood of "
-                    + "the episode's queries given its support (spec §4, proper form)");
+                    + "the episode's queries given its support (the authors' PL loss, proper log of the MC average)");
     public static final Param<Integer> TRAIN_STEPS = Param.integer("train_steps", 2, 1, 1000,
             "mean-field steps inside each training episode, differentiated through (paper: 2)");
     public static final Param<Integer> TRAIN_EPISODES = Param.integer("train_episodes", 1000, 0, 100_000_000,

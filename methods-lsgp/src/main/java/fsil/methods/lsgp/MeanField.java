@@ -11,9 +11,9 @@ import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.CommonOps_DDRM;
 
 /**
- * Mean-field variational inference for the tempered logistic-softmax GP on one task (spec §2), with the
- * evidence lower bound (spec §3) and its exact reverse-mode gradient with respect to the kernel matrix through
- * the unrolled steps.
+ * Mean-field variational inference for the tempered logistic-softmax GP on one task (paper Eq. 4.4a-f), with
+ * the evidence lower bound (general form, module README) and its exact reverse-mode gradient with respect to the
+ * kernel matrix through the unrolled steps.
  *
  * <p>The C latent functions share one kernel matrix K (n x n; one cosine kernel with a shared outputscale) and
  * the constant prior mean a. The factors are q(f^c) = N(mu^c, Sigma^c), q(m) = Po(gamma), q(lambda_n) =
@@ -27,7 +27,7 @@ import org.ejml.dense.row.CommonOps_DDRM;
  *   <li>q(f^c) with precision K^-1 + diag(theta/tau^2) and linear term (y - gamma)/(2 tau) (4.4d-e), in the
  *   B = I + S K S form of {@link DiagonalPrecisionPosterior} (no K^-1).</li>
  * </ol>
- * This is the order of spec §2.2's recommendation, not the authors' (who update q(f) with the previous step's
+ * This is the order of the reference implementation [R3], not the authors' (who update q(f) with the previous step's
  * theta). Initialisation is deterministic: q(f) = prior (mu = a, Sigma = K) and alpha = C (as in Galy-Fajou et
  * al.'s reference implementation [R3]); the authors' random initialisation is not reproduced.
  *
@@ -287,7 +287,7 @@ final class MeanField {
     }
 
     /**
-     * The ELBO after step t &gt;= 1, in the general form of spec §3 (E1 + E2 + E3 + E4 + E5) at the tilt c~_t,
+     * The ELBO after step t &gt;= 1, in its general form (E1 + E2 + E3 + E4 + E5, module README) at the tilt c~_t,
      * (gamma_t, alpha_t, theta_t) and q_t(f); {@link ElboForm#AUTHORS} adds the authors' two deviations.
      */
     double elbo(int t, ElboForm form) {

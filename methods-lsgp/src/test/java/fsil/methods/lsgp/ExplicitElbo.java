@@ -7,9 +7,9 @@ import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.CommonOps_DDRM;
 
 /**
- * An independent, deliberately plain implementation of the ELBO of spec §3 in its general form, for any variational
- * parameters (mu^c, Sigma^c full, gamma, alpha, tilt c), with explicit inverses and determinants (test code only,
- * on small well-conditioned matrices).
+ * An independent, deliberately plain implementation of the ELBO in its general form (module README), for any
+ * variational parameters (mu^c, Sigma^c full, gamma, alpha, tilt c), with explicit inverses and determinants (test
+ * code only, on small well-conditioned matrices).
  */
 final class ExplicitElbo {
     private ExplicitElbo() {

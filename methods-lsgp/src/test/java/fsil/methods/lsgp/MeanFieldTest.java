@@ -221,7 +221,7 @@ class MeanFieldTest {
         double authors = mf.elbo(ElboForm.AUTHORS);
         assertTrue(authors > elbo);
         if (a < -2) {
-            return; // spec P8: with a very negative mean/tau the correct bound is so loose that the excess is hidden
+            return; // with a very negative mean/tau the correct bound is so loose that the excess is hidden
         }
         assertTrue(authors > logp[0] + 3 * logp[1], "the authors' value " + authors + " exceeds log p(y) = " + logp[0]
                 + ": it is not a bound");
