@@ -32,14 +32,15 @@ public final class NcmForestMethod implements Method {
     static final Param<Integer> MIN_LEAF = Param.integer("min_leaf", 10, 1, 1_000_000,
             "mu, the minimum number of training samples at a leaf (paper: 10); see mu_rule");
     static final Param<MuRule> MU_RULE = Param.option("mu_rule", MuRule.MIN_LEAF,
-            "spec A.7 #2. min-leaf: a split is valid only if both children hold >= mu samples (nodes with < 2 mu "
-                    + "samples stay leaves; RUST cuts nodes with a child below mu). min-split: nodes with < mu "
-                    + "samples are not split, children may be any non-empty size");
+            "what mu bounds (module README, Decision 2). min-leaf: a split is valid only if both children hold "
+                    + ">= mu samples (nodes with < 2 mu samples stay leaves; RUST cuts nodes with a child below mu). "
+                    + "min-split: nodes with < mu samples are not split, children may be any non-empty size");
     static final Param<Integer> MAX_DEPTH = Param.integer("max_depth", 0, 0, 100_000,
             "maximum depth of a leaf (root = 0); 0 = unlimited (the paper sets none)");
     static final Param<SubsetSizeRule> SUBSET_SIZE = Param.option("subset_size", SubsetSizeRule.SQRT,
-            "|K^n| as a function of m = number of classes present at the node (spec A.7 #1), at least 2: sqrt = "
-                    + "ceil(sqrt m) (paper), log = ceil(log2 m), fraction = ceil(subset_fraction * m) (paper Fig. 3)");
+            "|K^n| as a function of m = number of classes present at the node (not all classes seen), at least 2: "
+                    + "sqrt = ceil(sqrt m) (paper), log = ceil(log2 m), fraction = ceil(subset_fraction * m) "
+                    + "(paper Fig. 3)");
     static final Param<Double> SUBSET_FRACTION = Param.real("subset_fraction", 0.2, 1e-6, 1.0,
             "fraction of the node's classes used as centroids when subset_size=fraction (paper Fig. 3: 0.2)");
     static final Param<SplitKind> SPLIT = Param.option("split", SplitKind.NCM,
@@ -55,26 +56,26 @@ public final class NcmForestMethod implements Method {
             "pi of RTST and RUST: the fraction of the tree selected for re-training / update (paper: 0.8); "
                     + "pi = 0 makes both equal to IGT");
     static final Param<SelectionRule> SELECTION = Param.option("selection", SelectionRule.NODES,
-            "spec A.7 #4, what |T_n| in p(n) ~ 1/(|T_n|+1) and pi count. nodes (default): nodes in the subtree, "
+            "what |T_n| in p(n) ~ 1/(|T_n|+1) and pi count. nodes (default): nodes in the subtree, "
                     + "select ceil(pi * #split nodes) nodes, so pi = 1 re-trains the whole tree as the paper says. "
                     + "samples: training samples in the subtree, selections do not nest, stop when they hold a "
-                    + "fraction pi of the samples (the spec's reading, which never re-trains the root at pi = 1)");
+                    + "fraction pi of the samples (never re-trains the root at pi = 1)");
     static final Param<ReservoirPolicy> RUST_INSERTION = Param.option("rust_insertion", ReservoirPolicy.ADD_ONLY,
-            "spec A.7 #3, RUST's reservoir rule for a new class at a node with s centroids drawn from m classes. "
+            "RUST's reservoir rule for a new class at a node with s centroids drawn from m classes. "
                     + "add-only: insert with prob. s/(m+1), never evict (literal reading; |K^n| grows linearly). "
                     + "algorithm-r: insert with prob. s/(m+1) and evict a random member (fixed size). exact-uniform: "
                     + "keep K^n a uniform subset of the size subset_size gives for m+1 classes");
     static final Param<RustNodes> RUST_NODES = Param.option("rust_nodes", RustNodes.SELECTED,
             "which split nodes RUST may update. selected: the nodes drawn as for RTST with pi (paper: 'The nodes "
-                    + "are selected for update as in RTST'); all: every split node reached by a new class (spec A.5)");
+                    + "are selected for update as in RTST'); all: every split node reached by a new class");
     static final Param<Boolean> BAGGING = Param.bool("bagging", false,
             "give each tree a bootstrap of the data (online bagging: every sample repeated Poisson(1) times per "
-                    + "tree); off by default, as in the paper (spec A.3, A.7 #8)");
+                    + "tree); off by default, as in the paper (which mentions none)");
     static final Param<Double> LEAF_PRIOR = Param.real("leaf_prior", 0.0, 0.0, 1e6,
             "Laplace pseudo-count a added to every learned class in every leaf: P_l(k) = (n_l(k)+a)/(|S^l|+a C). "
                     + "0 = the paper's unsmoothed leaf distribution (a class absent from a leaf gets 0)");
 
-    /** spec A.7 #2: what mu bounds. */
+    /** What mu bounds: the size of every child (min-leaf) or of a node to split (min-split). */
     enum MuRule { MIN_LEAF, MIN_SPLIT }
 
     /** Which split nodes RUST may update. */

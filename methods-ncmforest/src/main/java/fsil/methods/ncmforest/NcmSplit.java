@@ -6,7 +6,7 @@ import java.util.Arrays;
 
 /**
  * A nearest-class-mean split (paper Eq. 6): f(x) = e[k*(x)] with k*(x) the nearest of the node's centroids
- * c_k (Euclidean). Centroids are stored as float32 (spec A.6); ties go to the first centroid. The distance is the
+ * c_k (Euclidean). Centroids are stored as float32 (memory); ties go to the first centroid. The distance is the
  * kernel {@link Distances#squared(float[], int, float[], int, int)} (float differences, squares summed in float64 in
  * a fixed order), and every decision is the one that kernel gives.
  *

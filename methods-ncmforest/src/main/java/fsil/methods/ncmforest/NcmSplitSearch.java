@@ -5,7 +5,7 @@ import fsil.core.linalg.Distances;
 import org.apache.commons.rng.UniformRandomProvider;
 
 /**
- * Trains an NCM split node (paper Sec. 3.3, spec A.2): a uniform random subset K^n of the classes present, their
+ * Trains an NCM split node (paper Sec. 3.3): a uniform random subset K^n of the classes present, their
  * centroids from the node's samples, each sample's nearest centroid computed once, then |F^n| distinct left/right
  * assignments of the centroids scored by information gain from the centroid-by-class count table.
  *

@@ -1,8 +1,8 @@
 package fsil.methods.ncmforest;
 
 /**
- * Scores left/right assignments of a node's centroids by information gain without touching the samples again
- * (spec A.2 step 6). Built once from each sample's nearest-centroid index: the count table M[k, c] = number of
+ * Scores left/right assignments of a node's centroids by information gain without touching the samples again.
+ * Built once from each sample's nearest-centroid index: the count table M[k, c] = number of
  * samples whose nearest centroid is k and whose class is c. The left histogram of an assignment e is the sum of
  * the rows with e_k = left, so one candidate costs O(nonzeros of those rows) instead of O(|S^n| |K^n| d).
  */

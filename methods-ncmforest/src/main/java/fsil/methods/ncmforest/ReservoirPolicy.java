@@ -6,10 +6,10 @@ import java.util.Arrays;
 
 /**
  * How RUST decides whether a new class enters the class subset K^n of a split node (paper Sec. 4d: "reservoir
- * sampling [Vitter] to decide if the centroid is ignored, added or replaces an element"; spec A.7 #3).
+ * sampling [Vitter] to decide if the centroid is ignored, added or replaces an element"; module README, Decision 3).
  *
  * <p>In every policy m is the size of the class pool K^n was drawn from before the update (the classes present
- * at the node, spec A.7 #1 reading (b)) and s = |K^n|.
+ * at the node, not all classes seen) and s = |K^n|.
  */
 enum ReservoirPolicy {
     /**

@@ -7,11 +7,11 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * RUST, re-use subtrees (paper Sec. 4d, spec A.5), on one tree of NCM splits.
+ * RUST, re-use subtrees (paper Sec. 4d), on one tree of NCM splits.
  *
  * <ol>
  *   <li>Select split nodes as RTST does (paper: "The nodes are selected for update as in RTST"; with
- *   {@code rust_nodes=all} every split node is eligible instead, spec A.5's reading).</li>
+ *   {@code rust_nodes=all} every split node reached by a new class is eligible instead).</li>
  *   <li>Breadth-first pass carrying, for every node, the samples that newly enter its subtree (the new samples
  *   at the root). At a selected node reached by samples of a new class, each such class goes through one
  *   {@link ReservoirPolicy} step. If K^n changed, the added centroids are computed from the node's samples

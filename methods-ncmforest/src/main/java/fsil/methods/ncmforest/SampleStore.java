@@ -6,7 +6,7 @@ import java.util.Arrays;
 
 /**
  * Every training sample the session has seen, in arrival order: float32 features (row-major) and internal class
- * indices. IGT, RTST and RUST re-evaluate splits on old samples, so the paper's setting keeps them (spec A.4);
+ * indices. IGT, RTST and RUST re-evaluate splits on old samples, so the paper's setting keeps them;
  * trees refer to samples by their row index here. Appending happens only between parallel phases.
  */
 final class SampleStore {

@@ -2,11 +2,11 @@ package fsil.methods.ncmforest;
 
 /**
  * How RTST (and RUST) pick the split nodes to re-train or update, with p(n) proportional to 1/(|T_n| + 1)
- * (paper Eq. 7) and the fraction pi (spec A.7 #4). Both draw without replacement from the split nodes.
+ * (paper Eq. 7) and the fraction pi (module README, Decision 4). Both draw without replacement from the split nodes.
  */
 enum SelectionRule {
     /**
-     * Spec A.5's recommended reading: |T_n| = number of training samples in the subtree of n; a selected node
+     * The samples reading: |T_n| = number of training samples in the subtree of n; a selected node
      * removes its ancestors and descendants from the pool (selections do not nest); drawing stops once the
      * selected subtrees hold a fraction pi of the tree's samples or the pool is empty. With this reading pi = 1
      * does not in general re-train the whole tree.

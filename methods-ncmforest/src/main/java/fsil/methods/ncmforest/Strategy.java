@@ -1,6 +1,6 @@
 package fsil.methods.ncmforest;
 
-/** How a learned forest takes in a chunk of new classes (paper Sec. 4, spec A.5). */
+/** How a learned forest takes in a chunk of new classes (paper Sec. 4). */
 enum Strategy {
     /** Update leaf statistics: route the new samples to the leaves, change nothing else. */
     ULS,

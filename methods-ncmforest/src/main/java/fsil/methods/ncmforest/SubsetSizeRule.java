@@ -2,7 +2,8 @@ package fsil.methods.ncmforest;
 
 /**
  * Size of the random class subset K^n of a split node as a function of m, the number of classes present at the
- * node (spec A.7 #1, reading (b)); paper Fig. 3 compares sqrt, log and 0.2 m. Always at least 2 and at most m.
+ * node (an absent class has no centroid); paper Fig. 3 compares sqrt, log and 0.2 m. Always at least 2 and at
+ * most m.
  */
 enum SubsetSizeRule {
     /** ceil(sqrt(m)) - the paper's choice. */

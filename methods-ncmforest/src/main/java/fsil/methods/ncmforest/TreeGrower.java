@@ -3,7 +3,7 @@ package fsil.methods.ncmforest;
 import java.util.ArrayDeque;
 
 /**
- * Grows a leaf into a subtree (spec A.2 step 7): depth first, left child first, with an explicit stack (trees can
+ * Grows a leaf into a subtree: depth first, left child first, with an explicit stack (trees can
  * be deep). A node stays a leaf when it has fewer than {@link ForestConfig#minSplitSize()} samples, is pure, has
  * reached the optional maximum depth, or no candidate split is valid. Used for initial training, IGT growth, RTST
  * re-growth and RUST's final growth, so all strategies share one definition of "training a node".

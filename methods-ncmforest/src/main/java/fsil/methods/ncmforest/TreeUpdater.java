@@ -5,7 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The incremental strategies that work with any split family (paper Sec. 4a-c, spec A.5): ULS, IGT and RTST.
+ * The incremental strategies that work with any split family (paper Sec. 4a-c): ULS, IGT and RTST.
  * RUST is in {@link RustUpdate}. Each method updates one tree in place.
  */
 final class TreeUpdater {

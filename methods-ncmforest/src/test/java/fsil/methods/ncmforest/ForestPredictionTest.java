@@ -11,7 +11,7 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Spec A.8 #1 and #7: separable data, posteriors, tree order, smoothing, test cost. */
+/** Separable data, posteriors, tree order, smoothing, test cost. */
 class ForestPredictionTest {
 
     @Test

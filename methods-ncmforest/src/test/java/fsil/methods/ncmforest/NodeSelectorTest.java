@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** RTST/RUST node selection (paper Eq. 7, spec A.5/A.7 #4). */
+/** RTST/RUST node selection (paper Eq. 7; module README, Decision 4). */
 class NodeSelectorTest {
 
     private static Tree tree(long seed) {

@@ -9,7 +9,7 @@ import java.util.Arrays;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * Spec A.8 #6: simulate many insertions and compare each class's inclusion frequency with the policy's law.
+ * Simulate many insertions and compare each class's inclusion frequency with the policy's law.
  * Start: m0 = 9 classes, K a uniform 3-subset (sqrt rule); then insert classes 9..24 one at a time with the pool
  * equal to all classes so far. With R = 10^5 runs (1.6 10^6 insertions) a frequency has standard deviation at
  * most 0.0016; the tolerance is 0.008 (5 sigma).

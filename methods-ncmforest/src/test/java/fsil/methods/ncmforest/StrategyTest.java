@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Spec A.8 #2-#5: what each incremental strategy may and may not change. */
+/** What each incremental strategy may and may not change. */
 class StrategyTest {
     static final int DIM = 6;
     static final long MEANS = 31;
