@@ -15,8 +15,8 @@ import java.util.Set;
 /**
  * BAVARDAGE (Hu, Pateux, Gripon, AISTATS 2023): transductive few-shot classification by a variational Bayes
  * Gaussian mixture in a (K-1)-dimensional PLDA subspace that is re-estimated at every iteration, initialised by
- * soft k-means. See the module README for the algorithm, the parameters and the decisions on the spec's
- * ambiguities.
+ * soft k-means. See the module README for the algorithm, the parameters and the decisions where the paper
+ * and the authors' code leave a choice.
  *
  * <p>{@link #learner} computes what depends only on the base classes once (the base mean and a factorisation of
  * the within-class scatter, {@link BaseStatistics}); every task then costs one triangular solve with the task's

@@ -4,8 +4,8 @@ import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.decomposition.qr.QRColPivDecompositionHouseholderColumn_DDRM;
 
 /**
- * The between-class part of the PLDA step (spec bavardage.md §3, paper Eq. 8-10), re-estimated at every VB
- * iteration from the current responsibilities r:
+ * The between-class part of the PLDA step (paper Eq. 8-10; the authors' {@code Basic_ADR.pLDA}), re-estimated at
+ * every VB iteration from the current responsibilities r:
  * <ol>
  *   <li>shrunk centroids c_k = sum_n r_nk y_n / (N_k + gamma) with N_k = sum_n r_nk (support included);</li>
  *   <li>an orthonormal basis P of span{c_k - c_1, k = 2..K}, at most K-1 columns;</li>

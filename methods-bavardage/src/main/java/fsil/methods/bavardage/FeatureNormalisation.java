@@ -3,7 +3,7 @@ package fsil.methods.bavardage;
 import fsil.core.linalg.CentredL2;
 
 /**
- * Steps M and E of the preprocessing (spec bavardage.md §1): subtract the mean of all base features, then divide
+ * Steps M and E of the preprocessing (the authors' {@code MESV}): subtract the mean of all base features, then divide
  * by the Euclidean norm. A vector equal to the base mean (norm 0) stays at the origin instead of becoming NaN.
  * The arithmetic is core's {@link CentredL2}, which the soft k-means baseline shares.
  */

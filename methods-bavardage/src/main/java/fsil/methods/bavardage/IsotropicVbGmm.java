@@ -8,8 +8,8 @@ import org.apache.commons.numbers.gamma.Digamma;
 import java.util.Arrays;
 
 /**
- * The variational Bayes Gaussian mixture of BAVARDAGE (paper §3.3 and Eq. 2-5, spec bavardage.md §4) on data
- * z_n in R^q: class means mu_k ~ N(m0, (beta0 Lambda)^-1), likelihood N(z_n | mu_k, Lambda^-1) with a fixed
+ * The variational Bayes Gaussian mixture of BAVARDAGE (paper §3.3 and Eq. 2-5; the authors' {@code vb_equi_iso.py})
+ * on data z_n in R^q: class means mu_k ~ N(m0, (beta0 Lambda)^-1), likelihood N(z_n | mu_k, Lambda^-1) with a fixed
  * isotropic Lambda = T_vb I (no Wishart update), mixture weights pi ~ Dir(alpha0) in the unbalanced setting and
  * uniform in the balanced one.
  *

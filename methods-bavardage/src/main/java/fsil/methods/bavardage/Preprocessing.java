@@ -1,7 +1,7 @@
 package fsil.methods.bavardage;
 
 /**
- * How the features are whitened before the PLDA step (spec bavardage.md §1 and the paper's Eq. 6-7).
+ * How the features are whitened before the PLDA step (the authors' {@code MESV} and the paper's Eq. 6-7).
  *
  * <p>Both first centre every vector on the mean of all base features and L2-normalise it. They then differ in:
  * <ul>

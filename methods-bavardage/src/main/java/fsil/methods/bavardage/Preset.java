@@ -10,7 +10,7 @@ package fsil.methods.bavardage;
  * README runs for CUB; it has the same numbers as {@link #CUB_UNBALANCED}. Every preset uses n_step = 5 (the
  * code's {@code --nIter_vb}); the paper does not vary it.
  *
- * <p>T_vb and s_max are tied to the scale of the base within-class scatter (spec bavardage.md §5): with the code's
+ * <p>T_vb and s_max are tied to the scale of the base within-class scatter (S_w is not divided by n_c): with the code's
  * unnormalised scatter they grow with the number of base images per class, so they do not transfer between
  * datasets of different sizes. Choose them on validation classes with
  * {@code fsil run --select 'bavardage.t_vb=...' --select 'bavardage.s_max=...'}, or let {@link #AUTO} choose them.

@@ -1,7 +1,7 @@
 package fsil.methods.bavardage;
 
 /**
- * Which basis of the task's span step S keeps ({@link Preprocessing#CODE} only; spec bavardage.md §1).
+ * Which basis of the task's span step S keeps ({@link Preprocessing#CODE} only; the authors' step S).
  *
  * <ul>
  *   <li>{@link #RANK} (default): the directions the task's rows numerically span (r = numerical rank,

@@ -5,7 +5,7 @@ import org.ejml.dense.row.CommonOps_DDRM;
 
 /**
  * Step V: whitening with the base within-class scatter and the s_max clamp, in the two forms of
- * {@link Preprocessing}. The output rows are the y_n of the PLDA step (spec §3 step 1): rotated data multiplied
+ * {@link Preprocessing}. The output rows are the y_n of the PLDA step: rotated data multiplied
  * coordinate-wise by the gains.
  */
 final class Whitening {
