@@ -7,8 +7,8 @@ import java.util.Arrays;
 
 /**
  * Transductive soft k-means with clamped support (EM with a shared isotropic covariance), as BAVARDAGE's
- * initialisation (spec bavardage.md §2, paper Alg. 1 "EM(X, T_km)") and the soft k-means baseline use it.
- * Centroids start at the support means; each round computes
+ * initialisation ({@code soft_km} in the authors' code, paper Alg. 1 "EM(X, T_km)") and the soft k-means baseline
+ * use it. Centroids start at the support means; each round computes
  * p_nk = softmax_k(-T_km ||x_n - mu_k||^2) with a plain stable softmax, overwrites the support rows with their
  * one-hot labels, and re-estimates mu_k = sum_n p_nk x_n / sum_n p_nk over all rows. The result is p from the
  * last round; the centroid update after it would not be used, so it is skipped.

@@ -2,7 +2,7 @@ package fsil.core.gp;
 
 /**
  * Linear kernel on L2-normalised inputs, i.e. the scaled cosine similarity k(x, x') = s u.u' (GP-Tree's
- * "linear" kernel with gpytorch's variance fixed to 1, and the logistic-softmax GP's cosine kernel, spec lsgp §7).
+ * "linear" kernel with gpytorch's variance fixed to 1, and the logistic-softmax GP's cosine kernel, CDKT's cossim).
  * Its only hyperparameter is the log outputscale: a lengthscale would enter as s/l^2 and is not identifiable
  * separately from s, so it is deliberately left out. The kernel is positive semi-definite with rank at most d.
  */

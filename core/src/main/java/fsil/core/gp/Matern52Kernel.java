@@ -7,7 +7,7 @@ package fsil.core.gp;
  * Hyperparameters: log outputscale s, log lengthscale l.
  *
  * <p>GP-Tree's code never sets the Matern lengthscale, which then stays at gpytorch's initial ln 2 ~ 0.693
- * (spec gptree §6, §10.13); here the lengthscale is whatever the caller passes.
+ * (its kernel_class.py sets only the RBF lengthscale); here the lengthscale is whatever the caller passes.
  */
 public final class Matern52Kernel extends NormalisedKernel {
     public static final String NAME = "matern52";

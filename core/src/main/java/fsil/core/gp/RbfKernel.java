@@ -2,7 +2,7 @@ package fsil.core.gp;
 
 /**
  * Squared-exponential kernel on L2-normalised inputs: k(x, x') = s exp(-||u - u'||^2 / (2 l^2))
- * = s exp(-(1 - c) / l^2) with u = x/||x|| and c = u.u' (GP-Tree's default kernel, spec gptree §6).
+ * = s exp(-(1 - c) / l^2) with u = x/||x|| and c = u.u' (GP-Tree's default kernel, RBFKernel).
  * Hyperparameters: log outputscale s, log lengthscale l.
  */
 public final class RbfKernel extends NormalisedKernel {

@@ -2,8 +2,8 @@ package fsil.core.linalg;
 
 /**
  * The "CL2N" feature preprocessing of SimpleShot (Wang et al. 2019), which BAVARDAGE follows (its steps M and E,
- * spec bavardage.md §1): subtract the plain mean of all base features, then divide every vector by its Euclidean
- * norm. A vector equal to the base mean (norm 0) stays at the origin instead of becoming NaN.
+ * the first two of the authors' MESV): subtract the plain mean of all base features, then divide every vector by
+ * its Euclidean norm. A vector equal to the base mean (norm 0) stays at the origin instead of becoming NaN.
  *
  * <p>One implementation shared by BAVARDAGE and the soft k-means baseline, so that the two compute the same
  * doubles in the same order and their soft k-means agree prediction by prediction.

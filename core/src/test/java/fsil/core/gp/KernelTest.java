@@ -88,7 +88,7 @@ class KernelTest {
             NormalisedKernel k = name.create(2, 1.3);
             assertTrue(KernelGradientTest.maxAbsDiff(k.matrix(x), k.matrix(x3)) < 1e-14, name.name());
         }
-        // spec gptree §6: RBF = s exp(-(1 - cos)/l^2)
+        // GP-Tree's RBF on unit vectors: s exp(-(1 - cos)/l^2)
         RbfKernel rbf = new RbfKernel(8, 1);
         double[] a = {1, 0};
         double[] b = {1, 1};

@@ -123,7 +123,8 @@ class PolyaGammaSamplerTest {
 
     @Test
     void tiltingIdentityAndLaplaceTransform() {
-        // spec section 11: PG(1, c) is proportional to exp(-c^2 w / 2) PG(1, 0). With w_i ~ PG(1, 0):
+        // exponential tilting (Polson, Scott and Windle 2013): PG(1, c) is proportional to exp(-c^2 w / 2) PG(1, 0).
+        // With w_i ~ PG(1, 0):
         // E0[exp(-c^2 w/2)] = 1/cosh(c/2) and cosh(c/2) E0[w exp(-c^2 w/2)] = E_c[w] = tanh(c/2)/(2c)
         int n = 200_000;
         double[] w = draws(400, n, 0);
