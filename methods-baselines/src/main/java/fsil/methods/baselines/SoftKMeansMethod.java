@@ -20,7 +20,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Transductive soft k-means, the baseline of BAVARDAGE (spec bavardage.md §2): centroids start at the support
+ * Transductive soft k-means, the baseline of BAVARDAGE (the authors' {@code soft_km}): centroids start at the support
  * means; each of {@code iterations} rounds computes p_nk = softmax_k(-T * ||x_n - mu_k||^2) for the queries,
  * keeps support rows one-hot at their labels, and re-estimates mu_k = sum_n p_nk x_n / sum_n p_nk over support
  * and queries. The output is p from the last round (as in the official code, the final centroid update is not
