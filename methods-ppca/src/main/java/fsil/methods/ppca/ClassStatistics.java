@@ -10,7 +10,7 @@ import org.ejml.dense.row.CommonOps_DDRM;
  * <p>A chunk's own moments come from a two-pass centred product; chunks are combined with the pairwise update of
  * Chan, Golub and LeVeque (1979): n = n_a + n_b, delta = m_b - m_a, m = m_a + delta n_b / n,
  * M2 = M2_a + M2_b + (n_a n_b / n) delta delta^T. Raw moments (sum x x^T) are never accumulated, so a large common
- * offset of the features does not cancel catastrophically (spec B.7).
+ * offset of the features does not cancel catastrophically.
  *
  * <p>M2 is kept in square-root form while that is smaller: factor rows F (r x d) with F^T F = M2 -- a chunk's
  * centred rows, and one row sqrt(n_a n_b / n) delta per merge, so a merge only appends rows. Once F would have more

@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Streaming moments: Chan merges over random chunkings equal the two-pass batch moments (spec B.9 #5). */
+/** Streaming moments: Chan merges over random chunkings equal the two-pass batch moments. */
 class StatisticsTest {
 
     private static ClassStatistics chunked(float[] x, int n, int d, int[] cuts) {
@@ -81,7 +81,7 @@ class StatisticsTest {
 
     @Test
     void largeOffsetDoesNotCancel() {
-        // Features with a common offset 1000 and unit spread: raw moments in float32 lose everything (spec B.7);
+        // Features with a common offset 1000 and unit spread: raw moments in float32 lose everything;
         // the centred two-pass chunks and Chan merges keep the covariance to float64 accuracy.
         int n = 400;
         int d = 6;
