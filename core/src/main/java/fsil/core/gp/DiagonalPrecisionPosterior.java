@@ -129,7 +129,7 @@ public final class DiagonalPrecisionPosterior {
         return sigma;
     }
 
-    /** r^T Sigma r = r^T K r - ||L_B^{-1} S K r||^2 (e.g. the quadratic term of GP-Tree's E1'). */
+    /** r^T Sigma r = r^T K r - ||L_B^{-1} S K r||^2 (e.g. the quadratic term of GP-Tree's Eq. 10 in B form). */
     public double quadFormCovariance(double[] r) {
         checkLength(r, "r");
         double[] kr = multiplyK(r);

@@ -8,7 +8,7 @@ public enum ElboForm {
      */
     CORRECT,
     /**
-     * The authors' code ([R1] CDKT.py, loss = -ELBO): the -alpha/C term counted once per point instead of once
+     * The authors' code (methods/CDKT.py, loss = -ELBO): the -alpha/C term counted once per point instead of once
      * per class (so the value exceeds the correct ELBO by (1 - 1/C) sum_n alpha_n and is not a bound), and the
      * collapsed form with the tilt of the previous q(f) (the -1/2 theta (E[f^2]/tau^2 - c^2) term dropped).
      * Constants are those of {@link #CORRECT}.

@@ -18,8 +18,9 @@ import org.ejml.data.DMatrixRMaj;
  * <ol>
  *   <li>by default a blocked step for (lambda, m) | f: lambda_n | f ~ Exp(rate sum_c sigma(f_n^c / tau)) (m and
  *   omega integrated out: sum_m Po(m | lambda) sigma(-z)^m = e^{-lambda sigma(z)}), then
- *   m_n^c | lambda, f ~ Po(lambda_n sigma(-f_n^c / tau)). With {@code blockedLambda = false} the order of [R3] and
- *   [R2]: m | lambda, f, then lambda_n | m ~ Ga(1 + sum_c m_n^c, rate C) (flat prior on lambda). Both leave the same
+ *   m_n^c | lambda, f ~ Po(lambda_n sigma(-f_n^c / tau)). With {@code blockedLambda = false} the order of [R3]
+ *   (theogf/AugmentedGaussianProcesses.jl) and [R2] (jakesnell/ove-polya-gamma-gp): m | lambda, f, then
+ *   lambda_n | m ~ Ga(1 + sum_c m_n^c, rate C) (flat prior on lambda). Both leave the same
  *   posterior invariant, but the [R2] chain moves lambda by about 1/C per sweep, while the posterior of lambda sits
  *   near 1 / sum_c sigma(f_c/tau) ~ e^{|a|/tau}/C when the prior mean a is very negative: with a = -5,
  *   tau = 0.2 it never gets there;</li>

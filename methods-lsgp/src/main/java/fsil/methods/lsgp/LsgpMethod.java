@@ -60,8 +60,9 @@ public final class LsgpMethod implements Method {
             "Gibbs sweeps kept (each contributes its Gaussian predictive given (omega, m))");
     public static final Param<GibbsLambda> GIBBS_LAMBDA = Param.option("gibbs_lambda", GibbsLambda.BLOCKED,
             "Gibbs update of lambda: blocked = lambda | f with m integrated out, then m | lambda, f (mixes for any "
-                    + "prior mean); conditional = m | lambda, f then lambda | m, as [R2]/[R3] (lambda moves ~1/C per "
-                    + "sweep: far from its posterior when the mean is very negative)");
+                    + "prior mean); conditional = m | lambda, f then lambda | m, as "
+                    + "jakesnell/ove-polya-gamma-gp and AugmentedGaussianProcesses.jl do (lambda moves ~1/C per sweep: "
+                    + "far from its posterior when the mean is very negative)");
     public static final Param<Boolean> META_TRAIN = Param.bool("meta_train", true,
             "meta-learn the feature map g_theta and the kernel outputscale on episodes of the base classes; false = "
                     + "cosine kernel on the given features with the initial outputscale");

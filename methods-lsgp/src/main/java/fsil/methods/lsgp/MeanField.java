@@ -27,7 +27,7 @@ import org.ejml.dense.row.CommonOps_DDRM;
  *   <li>q(f^c) with precision K^-1 + diag(theta/tau^2) and linear term (y - gamma)/(2 tau) (4.4d-e), in the
  *   B = I + S K S form of {@link DiagonalPrecisionPosterior} (no K^-1).</li>
  * </ol>
- * This is the order of the reference implementation [R3], not the authors' (who update q(f) with the previous step's
+ * This is the order of AugmentedGaussianProcesses.jl [R3], not the authors' (who update q(f) with the previous step's
  * theta). Initialisation is deterministic: q(f) = prior (mu = a, Sigma = K) and alpha = C (as in Galy-Fajou et
  * al.'s reference implementation [R3]); the authors' random initialisation is not reproduced.
  *
