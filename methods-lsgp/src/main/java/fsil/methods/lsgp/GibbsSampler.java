@@ -152,7 +152,7 @@ final class GibbsSampler {
         }
         if (mean > MAX_COUNT) {
             throw new fsil.core.math.NumericalException("Gibbs sampler: Poisson rate " + mean + " is out of range "
-                    + "(the posterior of lambda is near 1 / sum_c sigma(f_c/tau), huge when mean/tau is very negative, spec P8), so "
+                    + "(the posterior of lambda is near 1 / sum_c sigma(f_c/tau), huge when mean/tau is very negative), so "
                     + "PG(y + m, .) would need that many draws; use inference=mean-field, a less negative mean or a "
                     + "larger tau");
         }
