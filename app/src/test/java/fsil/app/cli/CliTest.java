@@ -246,6 +246,49 @@ class CliTest {
         assertTrue(typo.err().contains("did you mean 'ncm'"), typo.err());
     }
 
+    /**
+     * Help is wrapped at spaces only: picocli's own wrapping broke after '.', '/' and ':' ("config." / "json",
+     * "k8s:" / "//..."). At several usage widths no line is longer than the width, and every word of a description
+     * with a '.' or '/' in it that fits its column is printed whole.
+     */
+    @Test
+    void helpWrapsAtSpacesOnlyAndFitsTheUsageWidth() {
+        String old = System.getProperty("picocli.usage.width");
+        try {
+            for (int width : new int[]{60, 70, 80, 100, 120}) {
+                System.setProperty("picocli.usage.width", Integer.toString(width));
+                for (String command : new String[]{"run", "compare", "demo"}) {
+                    Result h = run(command, "--help");
+                    assertEquals(0, h.code(), command + ": " + h.err());
+                    h.out().lines().forEach(l -> assertTrue(l.length() <= width,
+                            command + " --help at " + width + ": line of " + l.length() + ": " + l));
+                    java.util.List<String> words = new java.util.ArrayList<>();
+                    new picocli.CommandLine(new Main()).getSubcommands().get(command).getCommandSpec().options()
+                            .forEach(o -> words.addAll(java.util.List.of(String.join(" ", o.description())
+                                    .replace("%%", "%").split("\\s+"))));
+                    int room = width - 32;
+                    for (String w : words) {
+                        if ((w.contains(".") || w.contains("/")) && w.length() <= room) {
+                            assertTrue(h.out().contains(w), command + " --help at " + width + " breaks " + w
+                                    + ":\n" + h.out());
+                        }
+                    }
+                }
+                String run = run("run", "--help").out();
+                for (String w : new String[]{"config.json,", "a_matrix.csv,", "engine-spark/README.md);",
+                        "k8s://...;", "runs/<protocol>-<time>)", "method.param=value"}) {
+                    assertTrue(run.contains(w), w + " broken at " + width + ":\n" + run);
+                }
+            }
+        } finally {
+            if (old == null) {
+                System.clearProperty("picocli.usage.width");
+            } else {
+                System.setProperty("picocli.usage.width", old);
+            }
+        }
+    }
+
     /** A method that needs base classes is refused before any work where the setting gives it none. */
     @Test
     void methodsThatNeedBaseClassesAreRefusedAtPlanning(@TempDir Path tmp) {
