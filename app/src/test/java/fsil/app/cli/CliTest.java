@@ -289,6 +289,24 @@ class CliTest {
         }
     }
 
+    /**
+     * --protocol cannot be a picocli required option (--resume and --run-file give it), so its help says it is
+     * required, and a run without it is refused in one line naming the protocols.
+     */
+    @Test
+    void missingProtocolIsOneLineNamingTheProtocols() {
+        String help = run("run", "--help").out();
+        String line = help.lines().filter(l -> l.strip().startsWith("--protocol=NAME")).findFirst().orElseThrow();
+        assertTrue(line.contains("required unless --resume or --run-file gives"), line);
+        Result r = run("run", "--methods", "ncm", "--datasets", "digits", "--quiet");
+        assertEquals(2, r.code(), r.out() + r.err());
+        assertEquals(1, r.err().strip().lines().count(), "one line: " + r.err());
+        assertTrue(r.err().startsWith("error: --protocol is required"), r.err());
+        for (String p : new String[]{"cil", "fewshot", "fscil", "gp-classes", "ncmf"}) {
+            assertTrue(r.err().contains(p + ","), p + " named: " + r.err());
+        }
+    }
+
     /** A method that needs base classes is refused before any work where the setting gives it none. */
     @Test
     void methodsThatNeedBaseClassesAreRefusedAtPlanning(@TempDir Path tmp) {
