@@ -168,7 +168,7 @@ final class RunCommand implements Callable<Integer> {
         out.println(Headline.text(o.records(), o.choices()));
         String dropped = o.dropped().isEmpty() ? "" : "; " + Runner.count(o.dropped().size(), "invalid row") + " of "
                 + Runner.UNITS + " dropped and recomputed";
-        out.printf("%s in %s (%s run now%s), %s failed. Report: %s%n", Runner.count(o.tasks(), "task"),
+        out.printf("%s in %s (%s run now%s), %s failed.%nReport: %s%n", Runner.count(o.tasks(), "task"),
                 Runner.count(o.records().size(), "unit"), Runner.count(o.ranNow(), "unit"), dropped,
                 Runner.count(o.failedTasks(), "task"), o.dir().resolve(Report.HTML));
         out.flush();
