@@ -46,6 +46,13 @@ final class TextWrap {
         return out.append(line).toString();
     }
 
+    /** {@code text} wrapped at {@code width}: the first line from column 0, the others indented by {@code indent}. */
+    static String hanging(String text, int indent, int width) {
+        String t = text.strip();
+        int space = t.indexOf(' ');
+        return space < 0 ? t : wrap(t.substring(0, space + 1), t.substring(space + 1), indent, width);
+    }
+
     /** Lines of a wrapped text, for a caller that joins them itself. */
     static List<String> lines(String first, String text, int indent, int width) {
         return new ArrayList<>(List.of(wrap(first, text, indent, width).split("\n")));

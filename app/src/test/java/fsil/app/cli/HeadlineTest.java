@@ -42,9 +42,9 @@ class HeadlineTest {
     }
 
     /**
-     * A real run with long method labels and four settings: every printed line fits {@link TermTable#WIDTH}
-     * columns (the table was 206 wide), and the numbers are all there: each accuracy of summary.csv with its
-     * interval, each label in full.
+     * A real run with long method labels and four settings, then fsil compare of it: every printed line fits
+     * {@link TermTable#WIDTH} columns (the tables were 206 and 120+ wide), and the numbers are all there: each
+     * accuracy of summary.csv with its interval, each mean difference of pairs.csv, each label in full.
      */
     @Test
     void tablesOfALongLabelledRunFitTheTerminalWithEveryNumber(@TempDir Path tmp) throws Exception {
@@ -72,6 +72,18 @@ class HeadlineTest {
         }
         assertEquals(12, accuracies, "3 methods x 4 settings");
         assertTrue(r.out().contains("5-way 1-shot Q75 dirichlet(2.0)"), "settings in full:\n" + r.out());
+
+        Path cmp = tmp.resolve("cmp");
+        CliTest.Result c = run("compare", dir.toString(), "--out", cmp.toString());
+        assertEquals(0, c.code(), c.err());
+        fitsAndNamesEveryLabel(c.out(), labels);
+        List<String> pairs = Files.readAllLines(cmp.resolve("pairs.csv"));
+        int mean = List.of(pairs.get(0).split(",")).indexOf("mean_diff");
+        assertEquals(13, pairs.size(), "3 pairs in each of 4 settings");
+        for (String line : pairs.subList(1, pairs.size())) {
+            String diff = String.format(Locale.ROOT, "%+.3f", 100 * Double.parseDouble(line.split(",")[mean]));
+            assertTrue(c.out().contains(diff), diff + " of " + line + " in:\n" + c.out());
+        }
     }
 
     private static void fitsAndNamesEveryLabel(String out, List<String> labels) {
