@@ -110,40 +110,42 @@ final class CompareCommand implements Callable<Integer> {
     }
 
     /**
-     * The comparison as terminal text: one line per pair, then the Friedman line. Differences of fractions
-     * (accuracies, forgetting) are shown in percentage points, named in the header and on every line; pairs.csv
-     * keeps the fractions.
+     * The comparison as terminal text, at most {@link TermTable#WIDTH} columns wide: what is compared, a table with
+     * one row per pair (dataset, setting and baseline in the title when they are the same in every row; long labels
+     * shortened, with a legend), then the average ranks and the Friedman line. Differences of fractions
+     * (accuracies, forgetting) are shown in percentage points, named in the header and the column titles;
+     * pairs.csv keeps the fractions.
      */
     static String text(Comparison c) {
         boolean percent = CompareReport.percent(c.metric());
         double scale = percent ? 100 : 1;
         String unit = percent ? " pp" : "";
         StringBuilder sb = new StringBuilder();
-        sb.append("paired differences in ").append(c.metric()).append(", method - baseline, ")
-                .append(percent ? "in percentage points (pp; pairs.csv holds fractions: 0.01 = 1 pp)"
-                        : "in the metric's own unit (as in pairs.csv)")
-                .append(", 95% t interval; Wilcoxon p, Holm over ").append(c.pairs().size()).append(" pair(s)\n");
-        String block = null;
+        sb.append(TextWrap.wrap("", "paired differences in " + c.metric() + ", method - baseline, "
+                + (percent ? "in percentage points (pp; pairs.csv holds fractions: 0.01 = 1 pp)"
+                : "in the metric's own unit (as in pairs.csv)")
+                + ", 95% t interval; Wilcoxon p, Holm over " + c.pairs().size() + " pair(s)", 0, TermTable.WIDTH))
+                .append('\n');
+        TermTable t = new TermTable("pairs").key("dataset", Headline.DATASET_CAP).key("setting", Headline.SETTING_CAP)
+                .label("method", Headline.METHOD_CAP).key("baseline", Headline.METHOD_CAP).value("n")
+                .value("diff" + unit).value("95% interval" + unit).value("w/t/l").value("p").value("p_holm");
         for (Comparison.Pair p : c.pairs()) {
-            String b = p.dataset() + " / " + p.setting();
-            if (!b.equals(block)) {
-                sb.append(b).append('\n');
-                block = b;
-            }
-            sb.append(String.format(Locale.ROOT, "  %-18s vs %-18s n=%-5d %+8.3f%s [%+.3f, %+.3f]%s  w/t/l %d/%d/%d  "
-                            + "p=%.3g  p_holm=%.3g%n", p.method(), p.baseline(), p.diff().n(), scale * p.diff().mean(),
-                    unit, scale * p.diff().tLow(), scale * p.diff().tHigh(), unit, p.diff().wins(), p.diff().ties(),
-                    p.diff().losses(), p.p(), p.pHolm()));
+            t.row(p.dataset(), p.setting(), p.method(), p.baseline(), Integer.toString(p.diff().n()),
+                    String.format(Locale.ROOT, "%+.3f", scale * p.diff().mean()),
+                    String.format(Locale.ROOT, "[%+.3f, %+.3f]", scale * p.diff().tLow(), scale * p.diff().tHigh()),
+                    p.diff().wins() + "/" + p.diff().ties() + "/" + p.diff().losses(),
+                    String.format(Locale.ROOT, "%.3g", p.p()), String.format(Locale.ROOT, "%.3g", p.pHolm()));
         }
+        sb.append(t.render(TermTable.WIDTH));
         if (!c.rankedMethods().isEmpty() && c.blocks() != null) {
-            sb.append("average ranks:");
+            StringBuilder ranks = new StringBuilder();
             for (int k = 0; k < c.rankedMethods().size(); k++) {
-                sb.append(String.format(Locale.ROOT, " %s %.2f", c.rankedMethods().get(k),
-                        c.blocks().averageRank(k)));
+                ranks.append(String.format(Locale.ROOT, " %s %.2f%s", c.rankedMethods().get(k),
+                        c.blocks().averageRank(k), k < c.rankedMethods().size() - 1 ? "," : ""));
             }
-            sb.append('\n');
+            sb.append(TextWrap.wrap("average ranks: ", ranks.toString(), 2, TermTable.WIDTH)).append('\n');
         }
-        sb.append(c.friedmanLine()).append('\n');
+        sb.append(TextWrap.hanging(c.friedmanLine(), 2, TermTable.WIDTH)).append('\n');
         return sb.toString();
     }
 }

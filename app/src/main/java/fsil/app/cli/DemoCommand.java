@@ -101,7 +101,7 @@ final class DemoCommand implements Callable<Integer> {
         Files.createDirectories(dir);
         Report.write(dir, all, plugins.metrics().all(), settings);
         outw.println(Headline.text(all));
-        outw.printf("%d tasks, %d failed. Report: %s%n", all.stream().mapToInt(UnitRecord::tasks).sum(), failed,
+        outw.printf("%d tasks, %d failed.%nReport: %s%n", all.stream().mapToInt(UnitRecord::tasks).sum(), failed,
                 dir.resolve(Report.HTML).toAbsolutePath());
         return failed > 0 ? 3 : 0;
     }

@@ -3,15 +3,24 @@ package fsil.app.cli;
 import fsil.eval.report.Summary;
 import fsil.eval.store.UnitRecord;
 import tech.tablesaw.api.Row;
-import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** The headline numbers of a run as a text table for the terminal. */
+/**
+ * The headline numbers of a run as a text table for the terminal, one per protocol, at most {@link TermTable#WIDTH}
+ * columns wide: long dataset, setting, method and chosen-parameter texts are shortened (a legend below gives them
+ * in full) and metrics that do not fit beside them continue in a second block.
+ */
 final class Headline {
+    static final int DATASET_CAP = 20;
+    static final int SETTING_CAP = 32;
+    static final int METHOD_CAP = 20;
+    static final int CHOSEN_CAP = 20;
+
     private Headline() {
     }
 
@@ -31,23 +40,21 @@ final class Headline {
             if (protocol.equals("gp-classes")) {
                 cols.keySet().removeIf(k -> k.startsWith("forgetting") || k.equals("bwt") || k.startsWith("avg"));
             }
-            Table t = Table.create(protocol, StringColumn.create("dataset"), StringColumn.create("setting"),
-                    StringColumn.create("method"));
+            TermTable t = new TermTable(protocol).key("dataset", DATASET_CAP).key("setting", SETTING_CAP)
+                    .label("method", METHOD_CAP);
             if (!chosen.isEmpty()) {
-                t.addColumns(StringColumn.create("chosen"));
+                t.key("chosen", CHOSEN_CAP);
             }
-            cols.values().forEach(c -> t.addColumns(StringColumn.create(c)));
+            cols.values().forEach(t::value);
             for (Summary.Group g : Summary.groups(records)) {
                 if (!g.protocol().equals(protocol)) {
                     continue;
                 }
-                t.stringColumn("dataset").append(g.dataset());
-                t.stringColumn("setting").append(g.setting());
-                t.stringColumn("method").append(g.method());
+                List<String> cells = new ArrayList<>(List.of(g.dataset(), g.setting(), g.method()));
                 if (!chosen.isEmpty()) {
                     Map<String, String> c = chosen.get(new fsil.eval.run.Selection.Key(g.method(), g.dataset(),
                             g.setting()));
-                    t.stringColumn("chosen").append(c == null ? "" : String.join(",", c.entrySet().stream()
+                    cells.add(c == null ? "" : String.join(",", c.entrySet().stream()
                             .map(e -> e.getKey() + "=" + e.getValue()).toList()));
                 }
                 cols.forEach((metric, name) -> {
@@ -59,16 +66,23 @@ final class Headline {
                             v = plain(metric, r);
                         }
                     }
-                    t.stringColumn(name).append(v);
+                    cells.add(v);
                 });
+                t.row(cells.toArray(String[]::new));
             }
-            sb.append(t.printAll()).append('\n');
+            if (sb.length() > 0) {
+                sb.append('\n');
+            }
+            sb.append(t.render(TermTable.WIDTH));
         }
         return sb.toString();
     }
 
-    /** A value as the report writes it (accuracies in %, CI only for two or more units, ms, MB), in ASCII. */
+    /**
+     * A value as the report writes it (accuracies in %, CI only for two or more units, ms, MB), the interval
+     * written close ({@code 97.70±0.20 %}; {@code +-} where the terminal's charset has no '±'), µs as us.
+     */
     static String plain(String metric, Row r) {
-        return fsil.eval.report.Report.format(metric, r).replace("±", "+-").replace("µs", "us");
+        return fsil.eval.report.Report.format(metric, r).replace(" ± ", TermTable.PLUS_MINUS).replace("µs", "us");
     }
 }

@@ -35,6 +35,7 @@ public final class Main implements Runnable {
         cl.setOut(out);
         cl.setErr(err);
         cl.setUsageHelpAutoWidth(true);
+        cl.setHelpFactory(WrappingHelp::new);
         CommandLine run = cl.getSubcommands().get("run");
         run.getCommandSpec().usageMessage().footer(RunCommand.protocolOptions(run.getUsageHelpWidth()));
         cl.setExecutionExceptionHandler((ex, line, parsed) -> {

@@ -34,7 +34,8 @@ final class RunCommand implements Callable<Integer> {
     String methods;
     @Option(names = "--datasets", paramLabel = "LIST", description = "dataset names (see 'fsil datasets')")
     String datasets;
-    @Option(names = "--protocol", paramLabel = "NAME", description = "fewshot, cil, fscil, ncmf, gp-classes, ...")
+    @Option(names = "--protocol", paramLabel = "NAME", description = "required unless --resume or --run-file gives "
+            + "it: fewshot, cil, fscil, ncmf, gp-classes, ... (see 'fsil protocols')")
     String protocol;
     @Option(names = "--backbone", paramLabel = "SPEC", description = "identity (default), pretrained-mlp[hidden=512-256-128,epochs=15,...], or another listed by fsil backbones")
     String backbone;
@@ -167,7 +168,7 @@ final class RunCommand implements Callable<Integer> {
         out.println(Headline.text(o.records(), o.choices()));
         String dropped = o.dropped().isEmpty() ? "" : "; " + Runner.count(o.dropped().size(), "invalid row") + " of "
                 + Runner.UNITS + " dropped and recomputed";
-        out.printf("%s in %s (%s run now%s), %s failed. Report: %s%n", Runner.count(o.tasks(), "task"),
+        out.printf("%s in %s (%s run now%s), %s failed.%nReport: %s%n", Runner.count(o.tasks(), "task"),
                 Runner.count(o.records().size(), "unit"), Runner.count(o.ranNow(), "unit"), dropped,
                 Runner.count(o.failedTasks(), "task"), o.dir().resolve(Report.HTML));
         out.flush();
@@ -260,7 +261,12 @@ final class RunCommand implements Callable<Integer> {
             RunSpec.threads(tree, where); // the file's value is checked even where the flag overrides it
             tree.put("threads", threads);
         }
-        if (!tree.has("methods") || !tree.has("datasets") || !tree.has("protocol")) {
+        if (!tree.has("protocol")) {
+            throw new FsilException("--protocol is required (unless --resume or --run-file gives it); one of "
+                    + String.join(", ", Cli.plugins().protocols().all().stream().map(p -> p.id()).sorted().toList())
+                    + ", e.g. fsil run --methods ncm,knn --datasets digits --protocol fewshot");
+        }
+        if (!tree.has("methods") || !tree.has("datasets")) {
             throw new FsilException("a run needs --methods, --datasets and --protocol (or a --run-file with them); "
                     + "e.g. fsil run --methods ncm,knn --datasets digits --protocol fewshot");
         }

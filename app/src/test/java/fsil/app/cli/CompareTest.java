@@ -114,9 +114,11 @@ class CompareTest {
         Path out = tmp.resolve("units");
         Result r = run("compare", both.toString(), "--baseline", "ncm", "--out", out.toString());
         assertEquals(0, r.code(), r.err());
-        assertTrue(r.out().startsWith("paired differences in episode_acc, method - baseline, in percentage points "
-                + "(pp; pairs.csv holds fractions: 0.01 = 1 pp)"), r.out());
-        Matcher m = Pattern.compile("ppca +vs ncm +n=40 +([-+][0-9.]+) pp \\[([-+][0-9.]+), ([-+][0-9.]+)\\] pp ")
+        assertTrue(r.out().replaceAll("\\s+", " ").startsWith("paired differences in episode_acc, method - baseline, "
+                + "in percentage points (pp; pairs.csv holds fractions: 0.01 = 1 pp)"), r.out());
+        assertTrue(r.out().contains("baseline ncm") && r.out().contains("diff pp") && r.out().contains("interval pp"),
+                "the unit is in the column titles: " + r.out());
+        Matcher m = Pattern.compile("(?m)^ppca +40 +([-+][0-9.]+) +\\[([-+][0-9.]+), ([-+][0-9.]+)\\] ")
                 .matcher(r.out());
         assertTrue(m.find(), r.out());
         String[] row = Files.readAllLines(out.resolve("pairs.csv")).get(1).split(",");
