@@ -186,6 +186,9 @@ final class RunCommand implements Callable<Integer> {
     private Map<String, String> engineOptions() {
         Map<String, String> o = new LinkedHashMap<>();
         if (master != null) {
+            if (master.isBlank()) {
+                throw new FsilException("--master is empty: give e.g. local[2] or spark://host:7077");
+            }
             o.put("master", master);
         }
         for (String kv : engineOptions) {
