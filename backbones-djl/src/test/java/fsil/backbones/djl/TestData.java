@@ -54,44 +54,11 @@ final class TestData {
 
     /** {@link #ncmEpisodes(FeatureSet, int[], int, int)} on test features {@code x}. */
     static double ncmEpisodes(FeatureSet f, FeatureMatrix x, int[] classes, int shots, int episodes) {
-        LabeledData test = f.test();
-        int d = x.cols();
+        LabeledData test = new LabeledData(x, f.test().labels());
         UniformRandomProvider rng = RandomStreams.create(20260101L);
         double sum = 0;
         for (int e = 0; e < episodes; e++) {
-            int k = classes.length;
-            double[][] means = new double[k][d];
-            List<int[]> queries = new ArrayList<>();
-            for (int w = 0; w < k; w++) {
-                int[] members = rowsOf(test, new int[]{classes[w]});
-                RandomStreams.shuffle(members, rng);
-                for (int s = 0; s < shots; s++) {
-                    for (int j = 0; j < d; j++) {
-                        means[w][j] += x.get(members[s], j) / shots;
-                    }
-                }
-                for (int q = shots; q < members.length; q++) {
-                    queries.add(new int[]{members[q], w});
-                }
-            }
-            int correct = 0;
-            for (int[] q : queries) {
-                int best = 0;
-                double bestDist = Double.POSITIVE_INFINITY;
-                for (int w = 0; w < k; w++) {
-                    double dist = 0;
-                    for (int j = 0; j < d; j++) {
-                        double diff = x.get(q[0], j) - means[w][j];
-                        dist += diff * diff;
-                    }
-                    if (dist < bestDist) {
-                        bestDist = dist;
-                        best = w;
-                    }
-                }
-                correct += best == q[1] ? 1 : 0;
-            }
-            sum += correct / (double) queries.size();
+            sum += ncm(test, classes, shots, rng);
         }
         return sum / episodes;
     }
