@@ -7,6 +7,9 @@ import fsil.eval.report.CompareReport;
 import fsil.eval.report.Report;
 import fsil.eval.store.RunDirectory;
 import fsil.eval.store.UnitRecord;
+import fsil.app.CacheDir;
+import fsil.app.Plugins;
+import jakarta.inject.Inject;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -32,7 +35,7 @@ import java.util.concurrent.Callable;
                 + "forgetting are printed in percentage points (pp); pairs.csv keeps them as fractions (0.01 = 1 pp). "
                 + "Writes pairs.csv, ranks.csv, friedman.txt and compare.html into a new directory (--out).",
         "Example: fsil compare runs/fewshot-a runs/fewshot-b --baseline ncm --metric episode_acc"})
-final class CompareCommand implements Callable<Integer> {
+final class CompareCommand implements Callable<Integer>, Main.CacheOption {
     @Parameters(arity = "1..*", paramLabel = "RUN_DIR", description = "run directories; a method label found in "
             + "several of them on the same dataset and setting is named <run directory>/<label> (unless --pool)")
     List<Path> runs;
@@ -56,6 +59,16 @@ final class CompareCommand implements Callable<Integer> {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+    @Inject
+    Plugins plugins;
+    @Inject
+    @CacheDir
+    Path cacheDir;
+
+    @Override
+    public Path cache() {
+        return cache;
+    }
 
     @Override
     public Integer call() {
@@ -63,12 +76,12 @@ final class CompareCommand implements Callable<Integer> {
                 + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         RunDirectory.requireNewOrEmpty(dir, "a comparison"); // before any work; again just before writing
         List<UnitRecord> rows = RunSet.load(runs, pool);
-        Comparison c = Comparison.of(rows, Cli.plugins().metrics().all(), metric, baseline);
+        Comparison c = Comparison.of(rows, plugins.metrics().all(), metric, baseline);
         PrintWriter o = spec.commandLine().getOut();
         o.print(text(c));
         o.flush();
         write(dir, c, "fsil compare: " + String.join(", ", runs.stream().map(Path::toString).toList()),
-                cache != null ? cache : fsil.data.Datasets.defaultCacheDir());
+                cacheDir);
         o.println("wrote " + dir.resolve(CompareReport.PAIRS) + ", " + CompareReport.RANKS + ", "
                 + CompareReport.FRIEDMAN + " and " + CompareReport.HTML);
         o.flush();

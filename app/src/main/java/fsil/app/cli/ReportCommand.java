@@ -4,6 +4,9 @@ import fsil.eval.compare.RunSet;
 import fsil.eval.report.Report;
 import fsil.eval.store.RunDirectory;
 import fsil.eval.store.UnitStore;
+import fsil.app.CacheDir;
+import fsil.app.Plugins;
+import jakarta.inject.Inject;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -17,7 +20,7 @@ import java.util.concurrent.Callable;
 @Command(name = "report", mixinStandardHelpOptions = true, description = "Rebuild summary.csv, a_matrix.csv, "
         + "reliability.csv and report.html of a run directory from its units.csv. Invalid rows are named and left "
         + "out (exit code 3); 'fsil run --resume DIR' recomputes them.")
-final class ReportCommand implements Callable<Integer> {
+final class ReportCommand implements Callable<Integer>, Main.CacheOption {
     @Parameters(index = "0", paramLabel = "DIR", description = "run directory")
     Path dir;
     @CommandLine.Option(names = "--cache", paramLabel = "DIR", description = "cache directory, where the checked copy "
@@ -26,14 +29,23 @@ final class ReportCommand implements Callable<Integer> {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+    @Inject
+    Plugins plugins;
+    @Inject
+    @CacheDir
+    Path cacheDir;
+
+    @Override
+    public Path cache() {
+        return cache;
+    }
 
     @Override
     public Integer call() {
         List<UnitStore.Invalid> invalid;
         RunSet.requireRun(dir, "report");   // a directory of runs (the demo's) names them
         try (RunDirectory run = RunDirectory.open(dir)) {
-            invalid = Report.rebuild(run.path(), Cli.plugins().metrics().all(),
-                    cache != null ? cache : fsil.data.Datasets.defaultCacheDir());
+            invalid = Report.rebuild(run.path(), plugins.metrics().all(), cacheDir);
         }
         PrintWriter err = spec.commandLine().getErr();
         for (UnitStore.Invalid i : invalid) {

@@ -8,6 +8,9 @@ import fsil.eval.run.Engines;
 import fsil.eval.run.RunSpec;
 import fsil.eval.run.Runner;
 import fsil.eval.run.VariantSpec;
+import fsil.app.Plugins;
+import fsil.eval.metrics.Metric;
+import jakarta.inject.Inject;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -28,7 +31,7 @@ import java.util.concurrent.Callable;
         "Run methods x datasets under a protocol; writes spec.json, config.json, environment.json, units.csv, "
                 + "summary.csv, a_matrix.csv, reliability.csv and report.html into the run directory.",
         "Example: fsil run --methods 'ncm,ppca,rbf:ppca[q=0]' --datasets digits --protocol cil --steps 5"})
-final class RunCommand implements Callable<Integer> {
+final class RunCommand implements Callable<Integer>, Main.CacheOption {
     @Option(names = "--methods", paramLabel = "LIST",
             description = "method variants, e.g. 'ncm,ppca[q=0],label:knn[k=1]' (see 'fsil methods')")
     String methods;
@@ -117,12 +120,20 @@ final class RunCommand implements Callable<Integer> {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+    @Inject
+    Plugins plugins;
+    @Inject
+    Runner runner;
+
+    @Override
+    public Path cache() {
+        return cache;
+    }
 
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        Runner runner = Cli.injector(cache).getInstance(Runner.class).withEngine(Engines.create(
-                Cli.plugins().engines(), engine, engineOptions()));
+        runner.withEngine(Engines.create(plugins.engines(), engine, engineOptions()));
         if (!quiet) {
             runner.withProgress(ConsoleProgress.of(spec.commandLine().getErr()));
         }
@@ -144,14 +155,14 @@ final class RunCommand implements Callable<Integer> {
                     + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
             o = runner.run(rs, dir);
         }
-        return printOutcome(out, spec.commandLine().getErr(), o);
+        return printOutcome(out, spec.commandLine().getErr(), o, plugins.metrics().all());
     }
 
     /** The help's footer: every protocol with its options and their defaults (they are plugins, so read at run time). */
-    static String protocolOptions(int width) {
+    String protocolOptions(int width) {
         StringBuilder sb = new StringBuilder("%nProtocols and their options (give them with -o NAME=V, or --episodes, --ways, ..."
                 + " above; a list V1,V2 makes one setting each):%n");
-        for (fsil.eval.protocol.Protocol p : Cli.plugins().protocols().all()) {
+        for (fsil.eval.protocol.Protocol p : plugins.protocols().all()) {
             sb.append("%n").append(TextWrap.wrap("  " + p.id() + ": ", p.description(), 4, width)
                     .replace("%", "%%")).append("%n");
             sb.append(MethodsCommand.parameters(p.parameters(), width).replace("%", "%%").replace("\n", "%n"))
@@ -164,8 +175,8 @@ final class RunCommand implements Callable<Integer> {
      * The headline (with the parameters chosen on the validation classes), the counts and the rows dropped, the
      * run's notes and each distinct failure once, whether or not progress is shown; exit code 3 when units failed.
      */
-    static int printOutcome(PrintWriter out, PrintWriter err, Runner.Outcome o) {
-        out.println(Headline.text(o.records(), o.choices()));
+    static int printOutcome(PrintWriter out, PrintWriter err, Runner.Outcome o, List<Metric> metrics) {
+        out.println(Headline.text(o.records(), o.choices(), metrics));
         String dropped = o.dropped().isEmpty() ? "" : "; " + Runner.count(o.dropped().size(), "invalid row") + " of "
                 + Runner.UNITS + " dropped and recomputed";
         out.printf("%s in %s (%s run now%s), %s failed.%nReport: %s%n", Runner.count(o.tasks(), "task"),
@@ -266,7 +277,7 @@ final class RunCommand implements Callable<Integer> {
         }
         if (!tree.has("protocol")) {
             throw new FsilException("--protocol is required (unless --resume or --run-file gives it); one of "
-                    + String.join(", ", Cli.plugins().protocols().all().stream().map(p -> p.id()).sorted().toList())
+                    + String.join(", ", plugins.protocols().all().stream().map(p -> p.id()).sorted().toList())
                     + ", e.g. fsil run --methods ncm,knn --datasets digits --protocol fewshot");
         }
         if (!tree.has("methods") || !tree.has("datasets")) {
