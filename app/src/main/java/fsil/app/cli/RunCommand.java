@@ -6,7 +6,6 @@ import fsil.eval.run.Engines;
 import fsil.eval.run.RunSpec;
 import fsil.eval.run.RunSpecBuilder;
 import fsil.eval.run.Runner;
-import fsil.app.Plugins;
 import fsil.eval.metrics.Metric;
 import jakarta.inject.Inject;
 import picocli.CommandLine;
@@ -22,14 +21,13 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 
 /** Runs methods x datasets under one protocol into a run directory, or resumes one. */
 @Command(name = "run", sortOptions = false, mixinStandardHelpOptions = true, description = {
         "Run methods x datasets under a protocol; writes spec.json, config.json, environment.json, units.csv, "
                 + "summary.csv, a_matrix.csv, reliability.csv and report.html into the run directory.",
         "Example: fsil run --methods 'ncm,ppca,rbf:ppca[q=0]' --datasets digits --protocol cil --steps 5"})
-final class RunCommand implements Callable<Integer>, Main.CacheOption {
+final class RunCommand extends CachedCommand {
     @Option(names = "--methods", paramLabel = "LIST",
             description = "method variants, e.g. 'ncm,ppca[q=0],label:knn[k=1]' (see 'fsil methods')")
     String methods;
@@ -110,23 +108,11 @@ final class RunCommand implements Callable<Integer>, Main.CacheOption {
     @Option(names = "--retry-failed", description = "with --resume: run the units recorded as failed again (in the "
             + "selection and calibration runs too) instead of keeping their failure")
     boolean retryFailed;
-    @Option(names = "--cache", paramLabel = "DIR", description = "cache of datasets and features (default $FSIL_CACHE "
-            + "or ~/.cache/fsil)")
-    Path cache;
     @Option(names = "--quiet", description = "no progress output")
     boolean quiet;
 
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-    @Inject
-    Plugins plugins;
     @Inject
     Runner runner;
-
-    @Override
-    public Path cache() {
-        return cache;
-    }
 
     @Override
     public Integer call() {
