@@ -7,9 +7,6 @@ import fsil.eval.report.CompareReport;
 import fsil.eval.report.Report;
 import fsil.eval.store.RunDirectory;
 import fsil.eval.store.UnitRecord;
-import fsil.app.CacheDir;
-import fsil.app.Plugins;
-import jakarta.inject.Inject;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -24,7 +21,6 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 
 /** Paired statistics and ranks of the methods of one or more runs on identical tasks. */
 @Command(name = "compare", sortOptions = false, mixinStandardHelpOptions = true, description = {
@@ -35,7 +31,7 @@ import java.util.concurrent.Callable;
                 + "forgetting are printed in percentage points (pp); pairs.csv keeps them as fractions (0.01 = 1 pp). "
                 + "Writes pairs.csv, ranks.csv, friedman.txt and compare.html into a new directory (--out).",
         "Example: fsil compare runs/fewshot-a runs/fewshot-b --baseline ncm --metric episode_acc"})
-final class CompareCommand implements Callable<Integer>, Main.CacheOption {
+final class CompareCommand extends CachedCommand {
     @Parameters(arity = "1..*", paramLabel = "RUN_DIR", description = "run directories; a method label found in "
             + "several of them on the same dataset and setting is named <run directory>/<label> (unless --pool)")
     List<Path> runs;
@@ -53,22 +49,6 @@ final class CompareCommand implements Callable<Integer>, Main.CacheOption {
             + "compare.html (it is created; default runs/compare-<time>); nothing of yours, and no run directory, is "
             + "written into")
     Path out;
-    @Option(names = "--cache", paramLabel = "DIR", description = "cache directory, where the checked copy of plotly.js"
-            + " is kept (default $FSIL_CACHE or ~/.cache/fsil)")
-    Path cache;
-
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-    @Inject
-    Plugins plugins;
-    @Inject
-    @CacheDir
-    Path cacheDir;
-
-    @Override
-    public Path cache() {
-        return cache;
-    }
 
     @Override
     public Integer call() {

@@ -16,7 +16,7 @@ import java.util.Deque;
  * The {@code fsil} command line. User errors print one clear message (exit 2), never a stack trace.
  *
  * <p>This is the application's assembly: once the arguments are parsed, one Guice injector is made (with the parsed
- * command's {@code --cache}, see {@link CacheOption}) and it fills the {@code @Inject} fields of every command; no
+ * command's {@code --cache}, see {@link CachedCommand}) and it fills the {@code @Inject} fields of every command; no
  * command looks anything up itself.
  */
 @Command(name = "fsil", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
@@ -83,7 +83,7 @@ public final class Main implements Runnable {
     /** Fills the commands' {@code @Inject} fields from one injector, made with the parsed command's cache directory. */
     private static void inject(CommandLine cl, CommandLine.ParseResult parsed) {
         Object command = parsed.asCommandLineList().get(parsed.asCommandLineList().size() - 1).getCommand();
-        Path cache = command instanceof CacheOption c ? c.cache() : null;
+        Path cache = command instanceof CachedCommand c ? c.cache : null;
         Injector injector;
         try {
             injector = Guice.createInjector(new FsilModule().withCacheDir(cache));
@@ -96,12 +96,6 @@ public final class Main implements Runnable {
             injector.injectMembers(c.getCommand());
             todo.addAll(c.getSubcommands().values());
         }
-    }
-
-    /** A command with a {@code --cache DIR} option: the injector is made with that directory. */
-    interface CacheOption {
-        /** The directory given, or null for the default ($FSIL_CACHE or ~/.cache/fsil). */
-        Path cache();
     }
 
     /** Version from the jar manifest. */
