@@ -380,6 +380,9 @@ final class ConvTrainer {
         final int[][] queryClass;  // per episode: the way of each query
         final int ways;
         final int shots;
+        /** Episodes the method's inference could not classify, over every {@link #accuracy(FeatureMatrix,
+         * fsil.api.EmbeddingObjective.Training, long)} call. */
+        int failed;
 
         private Validation(int[] rows, int[][] support, int[][] query, int[][] queryClass, int ways, int shots) {
             this.rows = rows;
@@ -458,7 +461,8 @@ final class ConvTrainer {
         /**
          * Mean accuracy over the episodes of a method's test-time inference ({@code Training.predict}), for features
          * of {@link #rows}; nearest class mean when the objective offers no prediction. Episode e's seed is
-         * {@code derive(seed, e)}.
+         * {@code derive(seed, e)}. An episode the method cannot classify (its inference throws an
+         * {@link FsilException}) scores 0 and is counted in {@link #failed}.
          */
         double accuracy(FeatureMatrix f, fsil.api.EmbeddingObjective.Training objective, long seed) {
             int d = f.cols();
@@ -479,7 +483,15 @@ final class ConvTrainer {
                         q[i * d + j] = x[query[e][i] * d + j];
                     }
                 }
-                double[] p = objective.predict(s, ys, q, d, ways, RandomStreams.derive(seed, e));
+                double[] p;
+                try {
+                    p = objective.predict(s, ys, q, d, ways, RandomStreams.derive(seed, e));
+                } catch (FsilException cannot) {
+                    // e.g. a ReLU network that embeds an image at 0, where a cosine kernel is undefined: the method
+                    // could not classify this episode at test time either, so it scores 0
+                    failed++;
+                    continue;
+                }
                 if (p == null) {
                     return accuracy(f);
                 }

@@ -42,7 +42,8 @@ import java.util.stream.IntStream;
  * objective cannot score (non-finite loss) is skipped and counted. After every epoch the frozen network embeds the
  * validation classes' images and the method's own test-time inference ({@code Training.predict}; nearest class mean
  * when it has none) scores the fixed validation episodes; the best epoch's network and objective parameters are
- * kept (the first on ties). Seeds: epoch e's episodes {@code child(derive(seed, "episodes"), e)}, its augmentation
+ * kept (the first on ties); a validation episode the method cannot classify (its inference throws, e.g. a
+ * cosine kernel on an image embedded at 0) scores 0 and is counted. Seeds: epoch e's episodes {@code child(derive(seed, "episodes"), e)}, its augmentation
  * {@code child(derive(seed, "augment"), e)}, the objective's randomness in episode i (over all epochs)
  * {@code derive(derive(seed, "objective"), i)}, the validation episodes as with cross-entropy.
  */
@@ -224,6 +225,7 @@ final class EpisodicTrainer {
             meta.put("skipped_episodes", skipped);
             meta.put("epoch_objective_state", states);
             meta.put("epoch_validation_accuracy", valAccs);
+            meta.put("failed_validation_episodes", validation == null ? 0 : validation.failed);
             meta.put("validation", validation == null ? "none (the last epoch is kept)"
                     : validation.support.length + " episodes, " + validation.ways + "-way " + validation.shots
                     + "-shot, the objective's test-time inference (" + c.objective().method()
