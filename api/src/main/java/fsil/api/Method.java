@@ -51,6 +51,14 @@ public interface Method extends Plugin {
         return false;
     }
 
+    /**
+     * The method's training objective on embeddings with these parameters, for backbones that train their network
+     * with it ({@link EmbeddingObjective}); empty (the default) when the method has none.
+     */
+    default java.util.Optional<EmbeddingObjective> objective(Params params) {
+        return java.util.Optional.empty();
+    }
+
     /** Declared parameters with defaults and documentation. */
     @Override
     List<Param<?>> parameters();

@@ -48,6 +48,15 @@ public abstract class ConvBackbone implements Backbone {
     final Param<Integer> valShots = Param.integer("val_shots", 1, 1, 1000,
             "shots of those 5-way episodes (15 queries per class)");
     final Param<Double> width;
+    final Param<String> objective = Param.text("objective", CROSS_ENTROPY,
+            "training objective: cross-entropy (a linear head over the base classes), or a method's own objective on "
+                    + "episodes of embeddings, written method or method(key=value;key=value), e.g. "
+                    + "lsgp(tau=0.2;loss=ml) (CDKT meta-training)");
+    final Param<Integer> episodes = Param.integer("episodes", 100, 1, 100_000_000,
+            "training episodes per epoch with a method's objective (ignored by cross-entropy)");
+
+    /** The built-in objective: softmax cross-entropy of a linear head over the base classes. */
+    public static final String CROSS_ENTROPY = "cross-entropy";
 
     /**
      * @param defaultEpochs passes over the base-class training images
@@ -72,18 +81,41 @@ public abstract class ConvBackbone implements Backbone {
     @Override
     public List<Param<?>> parameters() {
         return width == null
-                ? List.of(epochs, batch, optimiser, lr, wd, momentum, augment, threads, valEpisodes, valShots)
-                : List.of(epochs, batch, optimiser, lr, wd, momentum, augment, threads, valEpisodes, valShots, width);
+                ? List.of(epochs, batch, optimiser, lr, wd, momentum, augment, threads, valEpisodes, valShots,
+                objective, episodes)
+                : List.of(epochs, batch, optimiser, lr, wd, momentum, augment, threads, valEpisodes, valShots, width,
+                objective, episodes);
+    }
+
+    /**
+     * {@code id[every parameter=value]}; with cross-entropy, {@code objective} and {@code episodes} are left out (the
+     * text, and so the cache keys, of cross-entropy backbones are those from before the parameters existed); with a
+     * method's objective, the objective is written in full, {@code method(every setting that changes training)}
+     * ({@link Objectives.Resolved#describe()}), so that the cache key covers the method's parameters.
+     */
+    @Override
+    public String describe(Params params) {
+        java.util.Map<String, String> text = new java.util.LinkedHashMap<>(params.asText());
+        Objectives.Resolved o = Objectives.resolve(params.get(objective));
+        if (o == null) {
+            text.remove(objective.name());
+            text.remove(episodes.name());
+        } else {
+            text.put(objective.name(), o.describe());
+        }
+        return new fsil.api.PluginRef(id(), text).text();
     }
 
     /** A resolved configuration (plain data). */
     record Config(String describe, Architecture architecture, int epochs, int batch, Optimiser optimiser, double lr,
-                  double wd, double momentum, boolean augment, int threads, int valEpisodes, int valShots) {
+                  double wd, double momentum, boolean augment, int threads, int valEpisodes, int valShots,
+                  Objectives.Resolved objective, int episodes) {
     }
 
     Config config(Params p) {
         return new Config(describe(p), architecture(p), p.get(epochs), p.get(batch), p.get(optimiser), p.get(lr),
-                p.get(wd), p.get(momentum), p.get(augment), p.get(threads), p.get(valEpisodes), p.get(valShots));
+                p.get(wd), p.get(momentum), p.get(augment), p.get(threads), p.get(valEpisodes), p.get(valShots),
+                Objectives.resolve(p.get(objective)), p.get(episodes));
     }
 
     double width(Params p) {
@@ -100,7 +132,8 @@ public abstract class ConvBackbone implements Backbone {
         }
         String key = raw.name() + "|" + c.describe() + "|seed=" + seed + "|data=" + contentHash(raw);
         return FeatureCache.load(raw, c.describe(), key, seed, cacheDir, () -> {
-            ConvTrainer.Result r = ConvTrainer.train(id(), raw, c, seed, cacheDir);
+            ConvTrainer.Result r = c.objective() == null ? ConvTrainer.train(id(), raw, c, seed, cacheDir)
+                    : EpisodicTrainer.train(id(), raw, c, seed, cacheDir);
             Map<String, Object> meta = new LinkedHashMap<>();
             meta.put("validation_classes", raw.splits().validation().length);
             meta.put("image_shape", images.shapeText());

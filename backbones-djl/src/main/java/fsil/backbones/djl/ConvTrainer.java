@@ -347,7 +347,7 @@ final class ConvTrainer {
         return FeatureMatrix.wrap(rows.length, d, out);
     }
 
-    private static byte[] save(Block net) {
+    static byte[] save(Block net) {
         try {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             try (DataOutputStream out = new DataOutputStream(bytes)) {
@@ -359,7 +359,7 @@ final class ConvTrainer {
         }
     }
 
-    private static void load(Block net, NDManager manager, byte[] params) {
+    static void load(Block net, NDManager manager, byte[] params) {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(params))) {
             net.loadParameters(manager, in);
         } catch (IOException e) {
@@ -381,6 +381,9 @@ final class ConvTrainer {
         final int[][] queryClass;  // per episode: the way of each query
         final int ways;
         final int shots;
+        /** Episodes the method's inference could not classify, over every {@link #accuracy(FeatureMatrix,
+         * fsil.api.EmbeddingObjective.Training, long)} call. */
+        int failed;
 
         private Validation(int[] rows, int[][] support, int[][] query, int[][] queryClass, int ways, int shots) {
             this.rows = rows;
@@ -454,6 +457,58 @@ final class ConvTrainer {
             }
             return new Validation(rowList.stream().mapToInt(Integer::intValue).toArray(), support, query, queryClass,
                     ways, shots);
+        }
+
+        /**
+         * Mean accuracy over the episodes of a method's test-time inference ({@code Training.predict}), for features
+         * of {@link #rows}; nearest class mean when the objective offers no prediction. Episode e's seed is
+         * {@code derive(seed, e)}. An episode the method cannot classify (its inference throws an
+         * {@link FsilException}) scores 0 and is counted in {@link #failed}.
+         */
+        double accuracy(FeatureMatrix f, fsil.api.EmbeddingObjective.Training objective, long seed) {
+            int d = f.cols();
+            float[] x = f.rawData();
+            double sum = 0;
+            for (int e = 0; e < support.length; e++) {
+                double[] s = new double[support[e].length * d];
+                int[] ys = new int[support[e].length];
+                for (int i = 0; i < support[e].length; i++) {
+                    ys[i] = i / shots;
+                    for (int j = 0; j < d; j++) {
+                        s[i * d + j] = x[support[e][i] * d + j];
+                    }
+                }
+                double[] q = new double[query[e].length * d];
+                for (int i = 0; i < query[e].length; i++) {
+                    for (int j = 0; j < d; j++) {
+                        q[i * d + j] = x[query[e][i] * d + j];
+                    }
+                }
+                double[] p;
+                try {
+                    p = objective.predict(s, ys, q, d, ways, RandomStreams.derive(seed, e));
+                } catch (FsilException cannot) {
+                    // e.g. a ReLU network that embeds an image at 0, where a cosine kernel is undefined: the method
+                    // could not classify this episode at test time either, so it scores 0
+                    failed++;
+                    continue;
+                }
+                if (p == null) {
+                    return accuracy(f);
+                }
+                int correct = 0;
+                for (int i = 0; i < query[e].length; i++) {
+                    int best = 0;
+                    for (int w = 1; w < ways; w++) {
+                        if (p[i * ways + w] > p[i * ways + best]) {
+                            best = w;
+                        }
+                    }
+                    correct += best == queryClass[e][i] ? 1 : 0;
+                }
+                sum += correct / (double) query[e].length;
+            }
+            return sum / support.length;
         }
 
         /** Mean NCM accuracy over the episodes, for features of {@link #rows} (row i = rows[i]). */

@@ -6,6 +6,7 @@ import ai.djl.nn.Block;
 import ai.djl.nn.Parameter;
 import ai.djl.training.GradientCollector;
 import ai.djl.util.Pair;
+import fsil.api.EmbeddingObjective;
 import fsil.api.FsilException;
 
 import java.nio.DoubleBuffer;
@@ -38,6 +39,30 @@ public final class GradientInjection {
         try (NDArray g = z.getManager().create(gradient, z.getShape()).toType(z.getDataType(), false)) {
             collector.backward(z.mul(g).sum());
         }
+    }
+
+    /**
+     * One training step's loss through a method's objective: the embeddings {@code z} ({@code rows x d}, computed
+     * under {@code collector}) go to {@code training} as float64, and the gradient it returns is back-propagated with
+     * {@link #backward}. When the objective cannot score the episode (a non-finite loss) nothing is back-propagated.
+     *
+     * @return the loss (non-finite: the episode is to be skipped; do not step the optimisers)
+     */
+    public static double objective(GradientCollector collector, NDArray z, EmbeddingObjective.Training training,
+                                   int[] labels, int supportSize, int ways, long seed) {
+        if (z.getShape().dimension() != 2 || z.getShape().get(0) != labels.length) {
+            throw new FsilException("objective: embeddings of shape " + z.getShape() + " for " + labels.length
+                    + " labels");
+        }
+        int d = Math.toIntExact(z.getShape().get(1));
+        double[] values = z.toType(DataType.FLOAT64, false).toDoubleArray();
+        double[] gradient = new double[values.length];
+        double loss = training.loss(new EmbeddingObjective.Episode(values, d, labels, supportSize, ways, seed),
+                gradient);
+        if (Double.isFinite(loss)) {
+            backward(collector, z, gradient);
+        }
+        return loss;
     }
 
     /**

@@ -2,6 +2,7 @@ package fsil.methods.lsgp;
 
 import fsil.api.Background;
 import fsil.api.Capability;
+import fsil.api.EmbeddingObjective;
 import fsil.api.Learner;
 import fsil.api.Method;
 import fsil.api.Param;
@@ -9,6 +10,7 @@ import fsil.api.Params;
 
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -163,6 +165,16 @@ public final class LsgpMethod implements Method {
     @Override
     public List<Param<?>> parameters() {
         return PARAMETERS;
+    }
+
+    /**
+     * CDKT's meta-training of a backbone network from scratch ({@link LsgpObjective}): the ML or PL loss of
+     * {@code train_ways}-way {@code train_shots}-shot episodes at temperature {@code tau}, with the kernel outputscale
+     * trained jointly at {@code kernel_lr}; validation by this configuration's test-time inference.
+     */
+    @Override
+    public Optional<EmbeddingObjective> objective(Params params) {
+        return Optional.of(new LsgpObjective(LsgpConfig.from(params)));
     }
 
     @Override
