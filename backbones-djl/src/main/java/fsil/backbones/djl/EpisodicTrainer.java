@@ -17,6 +17,7 @@ import ai.djl.training.tracker.Tracker;
 import fsil.api.EmbeddingObjective;
 import fsil.api.FeatureMatrix;
 import fsil.api.FsilException;
+import fsil.api.ProgressSink;
 import fsil.core.progress.TrainingLog;
 import fsil.core.random.EpisodeSampler;
 import fsil.core.random.RandomStreams;
@@ -117,7 +118,7 @@ final class EpisodicTrainer {
                         new Shape(maxRows, im.channels(), im.height(), im.width())})[0].get(1));
                 training = objective.start(dimension);
                 long tTrain = System.nanoTime();
-                TrainingLog log = new TrainingLog(what, "episodes", (long) c.epochs() * c.episodes());
+                TrainingLog log = new TrainingLog(ProgressSink.LOGGING, what, "episodes", (long) c.epochs() * c.episodes());
                 float[] buf = new float[maxRows * im.pixels()];
                 long episodeSeed = RandomStreams.derive(seed, "episodes");
                 long augmentSeed = RandomStreams.derive(seed, "augment");
@@ -202,7 +203,7 @@ final class EpisodicTrainer {
             }
             int all = raw.train().size() + raw.test().size();
             int bs = Math.max(maxRows, 256);
-            TrainingLog elog = new TrainingLog("embedding with " + c.describe() + " on " + raw.name(), "images", all);
+            TrainingLog elog = new TrainingLog(ProgressSink.LOGGING, "embedding with " + c.describe() + " on " + raw.name(), "images", all);
             FeatureMatrix train = ConvTrainer.embed(features, model.getNDManager(), input, im.train(),
                     IntStream.range(0, raw.train().size()).toArray(), bs, done -> elog.step(done, null));
             int offset = raw.train().size();
