@@ -7,6 +7,8 @@ import fsil.api.Learner;
 import fsil.api.Method;
 import fsil.api.Param;
 import fsil.api.Params;
+import fsil.api.ProgressSink;
+import jakarta.inject.Inject;
 
 import java.util.EnumSet;
 import java.util.List;
@@ -27,6 +29,19 @@ import java.util.Set;
  * trained for few-shot episodes of a fixed number of ways; see the module README.
  */
 public final class LsgpMethod implements Method {
+    private final ProgressSink progress;
+
+    /** Meta-training progress to {@link ProgressSink#LOGGING} (a method made by ServiceLoader or in a test). */
+    public LsgpMethod() {
+        this(ProgressSink.LOGGING);
+    }
+
+    /** Meta-training progress to the application's sink. */
+    @Inject
+    public LsgpMethod(ProgressSink progress) {
+        this.progress = progress;
+    }
+
     public static final Param<Double> TAU = Param.real("tau", 0.2, 1e-3, 100,
             "temperature of the logistic-softmax likelihood; tau = 1 is the logistic-softmax GP of Galy-Fajou et al. "
                     + "(the paper uses 0.2)");
@@ -180,7 +195,7 @@ public final class LsgpMethod implements Method {
     @Override
     public Learner learner(Params params, Background background) {
         LsgpConfig config = LsgpConfig.from(params);
-        LsgpModel model = LsgpModel.prepare(config, background);
+        LsgpModel model = LsgpModel.prepare(config, background, progress);
         return ctx -> new LsgpSession(config, model, ctx);
     }
 }

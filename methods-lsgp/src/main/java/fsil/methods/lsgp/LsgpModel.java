@@ -2,6 +2,7 @@ package fsil.methods.lsgp;
 
 import fsil.api.Background;
 import fsil.api.LabeledData;
+import fsil.api.ProgressSink;
 import fsil.core.calibration.TemperatureScaling;
 import fsil.core.gp.CosineKernel;
 import fsil.core.random.RandomStreams;
@@ -51,7 +52,7 @@ final class LsgpModel {
         return diagnostics;
     }
 
-    static LsgpModel prepare(LsgpConfig cfg, Background bg) {
+    static LsgpModel prepare(LsgpConfig cfg, Background bg, ProgressSink progress) {
         LabeledData base = bg.base();
         Map<String, Double> diag = new LinkedHashMap<>();
         int[][] split = split(base.classes(), cfg.valFraction(), bg.seed());
@@ -62,7 +63,8 @@ final class LsgpModel {
         boolean canValidate = valSampler.classes() >= 2 && cfg.valEpisodes() > 0;
         LsgpKernel kernel;
         if (cfg.metaTrain() && cfg.trainEpisodes() > 0 && trainSampler.classes() >= 2) {
-            kernel = trained(cfg, bg, trainClasses, cfg.selectBest() && canValidate ? valSampler : null, diag);
+            kernel = trained(cfg, bg, trainClasses, cfg.selectBest() && canValidate ? valSampler : null, diag,
+                    progress);
             // select=best without meta-validation keeps the last iterate; say so
             diag.put("select_fallback_last", cfg.selectBest() && !canValidate ? 1.0 : 0.0);
             diag.put("meta_trained", 1.0);
@@ -138,7 +140,7 @@ final class LsgpModel {
      * @param valSampler the meta-validation classes for checkpoint selection, or null to keep the last iterate
      */
     private static LsgpKernel trained(LsgpConfig cfg, Background bg, int[] trainClasses, EpisodeSampler valSampler,
-                                      Map<String, Double> diag) {
+                                      Map<String, Double> diag, ProgressSink progress) {
         int d = bg.base().dimension();
         int[] sizes = cfg.mapSizes(d);
         boolean selecting = valSampler != null;
@@ -153,7 +155,7 @@ final class LsgpModel {
             long t0 = System.nanoTime();
             LsgpConfig valCfg = cfg.selectionValidation();
             MetaTrainer.Result r = MetaTrainer.train(cfg, bg.base(), trainClasses, bg.seed(), !selecting ? null
-                    : kernel -> validate(valCfg, bg.base(), valSampler, kernel, bg.seed()).accuracy());
+                    : kernel -> validate(valCfg, bg.base(), valSampler, kernel, bg.seed()).accuracy(), progress);
             diag.put("meta_train_s", (System.nanoTime() - t0) * 1e-9);
             entry = new ModelCache.Entry(r.kernel(), r.initialLoss(), r.finalLoss(), r.skipped(), r.selection());
             file.ifPresent(f -> ModelCache.write(f, key, entry));

@@ -52,15 +52,16 @@ final class MetaTrainer {
 
     /** The last iterate, no checkpoint selection. */
     static Result train(LsgpConfig cfg, LabeledData base, int[] trainClasses, long seed) {
-        return train(cfg, base, trainClasses, seed, null);
+        return train(cfg, base, trainClasses, seed, null, ProgressSink.SILENT);
     }
 
     /**
      * @param validator the meta-validation accuracy of a kernel (higher is better), or null to keep the last
      *                  iterate; it must not keep the kernel it is given (its map is trained further)
+     * @param progress  where the progress lines go
      */
     static Result train(LsgpConfig cfg, LabeledData base, int[] trainClasses, long seed,
-                        ToDoubleFunction<LsgpKernel> validator) {
+                        ToDoubleFunction<LsgpKernel> validator, ProgressSink progress) {
         int d = base.dimension();
         int[] sizes = cfg.mapSizes(d);
         Mlp mlp = new Mlp(sizes, false, RandomStreams.derive(seed, "lsgp-feature-map"));
@@ -93,7 +94,7 @@ final class MetaTrainer {
             best.evaluate(0, logS[0]);
         }
         int every = cfg.checkpointEvery();
-        TrainingLog log = new TrainingLog(ProgressSink.LOGGING, "lsgp meta-training", "episodes", cfg.trainEpisodes());
+        TrainingLog log = new TrainingLog(progress, "lsgp meta-training", "episodes", cfg.trainEpisodes());
         double recentLoss = Double.NaN; // exponential average over about 50 episodes, for the progress line only
         for (int e = 0; e < cfg.trainEpisodes(); e++) {
             log.step(e, Double.isNaN(recentLoss) ? null : String.format(java.util.Locale.ROOT, "loss %.4f",

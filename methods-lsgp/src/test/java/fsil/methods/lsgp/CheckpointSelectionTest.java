@@ -45,7 +45,7 @@ class CheckpointSelectionTest {
     }
 
     static MetaTrainer.Result train(LsgpConfig cfg, ToDoubleFunction<LsgpKernel> validator) {
-        return MetaTrainer.train(cfg, BASE, CLASSES, 11, validator);
+        return MetaTrainer.train(cfg, BASE, CLASSES, 11, validator, fsil.api.ProgressSink.SILENT);
     }
 
     static double[] embed(LsgpKernel k) {
