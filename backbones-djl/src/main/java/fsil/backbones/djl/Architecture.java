@@ -12,8 +12,15 @@ public record Architecture(Kind kind, double width) {
     /** The network families. */
     public enum Kind { CONV4, RESNET12, RESNET18 }
 
-    /** A published width {@code base} scaled by {@link #width()}, at least 1. */
+    /**
+     * Channel counts are multiples of this. libtorch 2.7.1's CPU convolutions (oneDNN 3.7.1) store channels in blocks
+     * of 16 (8 without AVX-512) and, for a count that is not a multiple, read padding they never wrote: the result
+     * then depends on what that memory held before (NaN now and then). All published widths are multiples of 16.
+     */
+    public static final int CHANNEL_BLOCK = 16;
+
+    /** A published width {@code base} scaled by {@link #width()}, rounded to a multiple of {@link #CHANNEL_BLOCK}. */
     public int channels(int base) {
-        return Math.max(1, (int) Math.round(base * width));
+        return Math.max(1, (int) Math.round(base * width / CHANNEL_BLOCK)) * CHANNEL_BLOCK;
     }
 }

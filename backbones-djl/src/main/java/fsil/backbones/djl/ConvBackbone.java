@@ -72,7 +72,8 @@ public abstract class ConvBackbone implements Backbone {
         this.lr = Param.real("lr", defaultLr, Double.MIN_VALUE, 10, "step size");
         this.wd = Param.real("wd", defaultWd, 0, 1, "weight decay (L2 penalty added to the gradient)");
         this.width = hasWidth ? Param.real("width", 1.0, 1.0 / 64, 8,
-                "multiplier of the channel widths (e.g. 0.25 for a CPU budget)") : null;
+                "multiplier of the channel widths, each rounded to a multiple of 16 (e.g. 0.25 for a CPU budget)")
+                : null;
     }
 
     /** The network of resolved parameters. */
@@ -130,7 +131,9 @@ public abstract class ConvBackbone implements Backbone {
             throw new FsilException("backbone " + id() + " needs images, dataset " + raw.name() + " has none (a"
                     + " feature directory gives them in images.npy, n x h x w or n x c x h x w)");
         }
-        String key = raw.name() + "|" + c.describe() + "|seed=" + seed + "|data=" + contentHash(raw);
+        // net=2: fractional widths round to multiples of 16 channels (Architecture), so the ResNets of an entry
+        // written before that are other networks
+        String key = raw.name() + "|" + c.describe() + "|seed=" + seed + "|data=" + contentHash(raw) + "|net=2";
         return FeatureCache.load(raw, c.describe(), key, seed, cacheDir, () -> {
             ConvTrainer.Result r = c.objective() == null ? ConvTrainer.train(id(), raw, c, seed, cacheDir)
                     : EpisodicTrainer.train(id(), raw, c, seed, cacheDir);

@@ -270,7 +270,7 @@ final class ConvTrainer {
                 if (bad >= 0) {
                     throw new FsilException("backbone " + id + " gave a non-finite feature (value " + bad + " of the "
                             + (f == train ? "training" : "test") + " features); nothing was cached: run again, and"
-                            + " see backbones-djl/README.md, Known problem");
+                            + " see backbones-djl/README.md, Convolutions and uninitialised memory");
                 }
             }
             Map<String, Object> meta = new LinkedHashMap<>();

@@ -21,12 +21,13 @@ import java.util.Arrays;
  *       input of at least 1x1 works; features = 64 x final h x final w (28x28: 64, 32x32: 256, 84x84: 1600).</li>
  *   <li><b>resnet12</b> (the few-shot ResNet-12 of TADAM / MetaOptNet / FEAT): 4 residual blocks, each three
  *       [3x3 conv, batch norm] with leaky ReLU (0.1) between, a 1x1 conv + batch norm shortcut, leaky ReLU after the
- *       sum, then a 2x2 max pool (skipped on a 1-pixel map as above); widths 64-160-320-640 x width; global average
- *       pooling, so features = 640 x width.</li>
+ *       sum, then a 2x2 max pool (skipped on a 1-pixel map as above); widths 64-160-320-640 x width, each rounded
+ *       to a multiple of 16 ({@link Architecture#channels}); global average pooling, so features = 640 x width
+ *       rounded (48 at 1/16).</li>
  *   <li><b>resnet18</b> with the small-image stem of the CIFAR variants (GP-Tree on CIFAR-100): 3x3 conv, 64 filters,
  *       stride 1, batch norm, ReLU, no initial max pool; 4 stages of 2 basic blocks (widths 64-128-256-512 x width,
  *       strides 1-2-2-2, 1x1 conv + batch norm shortcut where the shape changes); global average pooling, so
- *       features = 512 x width.</li>
+ *       features = 512 x width (rounded likewise).</li>
  * </ul>
  */
 public final class Networks {
@@ -45,7 +46,8 @@ public final class Networks {
 
     /**
      * A convolution with DJL's default bias, although batch norm follows and cancels it: with {@code optBias(false)}
-     * training gave NaN losses now and then on this machine (DJL 0.36, libtorch 2.7.1 CPU); with the bias it never did.
+     * training gave NaN losses now and then, before channel counts were rounded to multiples of 16
+     * ({@link Architecture#CHANNEL_BLOCK}, the cause); the bias was kept since.
      */
     private static Block conv(int filters, int kernel, int stride) {
         int pad = kernel / 2;

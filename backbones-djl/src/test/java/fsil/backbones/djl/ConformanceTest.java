@@ -3,7 +3,6 @@ package fsil.backbones.djl;
 import fsil.data.RawDataset;
 import fsil.testkit.BackboneConformance;
 import org.junit.jupiter.api.DynamicTest;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,12 +22,7 @@ class ConformanceTest {
                 .withData(TestData.digits(cache)).tests();
     }
 
-    /**
-     * The ResNets fail this kit intermittently (about one run in two here): after several trainings in one JVM, a
-     * training or an embedding of the same data and seed gives NaN. That is an open defect (module README, "Known
-     * problem"); until it is found, these run with {@code -Pslow}, so that the default suite stays deterministic.
-     */
-    @Tag("slow")
+    /** The ResNets at quarter width (16 to 160 channels). */
     @TestFactory
     Stream<DynamicTest> resnets() {
         RawDataset digits = TestData.digits(cache);
