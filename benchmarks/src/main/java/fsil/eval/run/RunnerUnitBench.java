@@ -1,6 +1,5 @@
 package fsil.eval.run;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import fsil.api.Capability;
 import fsil.api.Learner;
 import fsil.api.Method;
@@ -142,10 +141,10 @@ public class RunnerUnitBench {
             }
             TaskOutcome t = TaskRunner.run(plan.task(i, capabilities), learner, RandomStreams.derive(seedBase, i),
                     SessionContext.DIRECT);
-            block.forEach(a -> a.add(t));
+            block.forEach(a -> a.update(t));
             if ((i + 1) % perUnit == 0 || i == episodes - 1) {
                 for (Metric.Accumulator a : block) {
-                    JsonNode v = a.result();
+                    fsil.eval.metrics.Value v = a.result();
                     size += v == null ? 0 : v.size();
                 }
                 block.clear();

@@ -156,7 +156,7 @@ public final class Comparison {
             }
             double[] v = null;
             for (Metric mm : metrics) {
-                JsonNode stored = u.metric(mm.id());
+                fsil.eval.metrics.Value stored = u.value(mm.id());
                 if (stored != null && mm.perTask(stored).containsKey(metric)) {
                     v = mm.perTask(stored).get(metric);
                 }

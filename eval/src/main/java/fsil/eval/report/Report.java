@@ -218,8 +218,12 @@ public final class Report {
                        List<UnitStore.Invalid> invalid) {
         Page page = new Page(title);
         page.h1("fsil report: " + title);
-        int tasks = records.stream().mapToInt(UnitRecord::tasks).sum();
-        int failed = records.stream().filter(r -> !r.ok()).mapToInt(UnitRecord::tasks).sum();
+        int tasks = 0;
+        int failed = 0;
+        for (UnitRecord r : records) {
+            tasks += r.tasks();
+            failed += r.ok() ? 0 : r.tasks();
+        }
         page.p(tasks + " tasks (episodes or runs), " + failed + " failed."
                 + (failed > 0 ? " Failed units are listed at the end." : ""));
         page.raw("<p class=\"units\">" + Html.text(UNITS) + "</p>");
@@ -238,9 +242,10 @@ public final class Report {
             String setting = e.getKey().get(2);
             List<Summary.Group> groups = e.getValue();
             boolean incremental = groups.stream().anyMatch(Summary.Group::incremental);
-            boolean oneStep = incremental && groups.stream().allMatch(g -> g.values("a_matrix").stream()
-                    .allMatch(u -> u.get(0) == null || u.get(0).size() <= 1));
-            boolean relative = groups.stream().anyMatch(g -> !g.values("relative_acc").isEmpty());
+            boolean oneStep = incremental && groups.stream().allMatch(g -> java.util.stream.StreamSupport
+                    .stream(g.values("a_matrix").spliterator(), false)
+                    .allMatch(u -> u.size() == 0 || u.get(0).size() <= 1));
+            boolean relative = groups.stream().anyMatch(g -> g.has("relative_acc"));
             page.h2(dataset + " / " + e.getKey().get(1) + " / " + setting);
             page.raw(headlineTable(summary, dataset, setting, groups, incremental && !oneStep, relative, oneStep,
                     Summary.scaled(records)));
