@@ -197,7 +197,8 @@ public final class UnitStore implements AutoCloseable {
         return read(file, CACHED_BYTES);
     }
 
-    static Contents read(Path file, long cachedBytes) {
+    /** As {@link #read(Path)}, holding the first {@code cachedBytes} of row text decoded (0: none). */
+    public static Contents read(Path file, long cachedBytes) {
         List<Invalid> invalid = new ArrayList<>();
         if (!Files.exists(file)) {
             return new Contents(new ArrayList<>(), invalid);
