@@ -67,6 +67,10 @@ public class RunnerUnitBench {
     @Param("10000")
     public int episodes = 10_000;
 
+    /** The metrics measured, comma-separated ids; {@code all}: every registered metric. */
+    @Param("all")
+    public String metricIds = "all";
+
     private Path work;
     private ProtocolPlan plan;
     private Learner learner;
@@ -94,7 +98,11 @@ public class RunnerUnitBench {
         Method ncm = Registry.discover("method", Method.class, Method::id).get("ncm");
         capabilities = ncm.capabilities();
         learner = ncm.learner(ncm.defaults(), plan.background(0, Optional.empty()));
-        Registry<Metric> registered = Registry.discover("metric", Metric.class, Metric::id);
+        Registry<Metric> discovered = Registry.discover("metric", Metric.class, Metric::id);
+        Registry<Metric> registered = new Registry<>("metric", Metric::id);
+        for (String id : metricIds.equals("all") ? discovered.ids() : List.of(metricIds.split(","))) {
+            registered.register(discovered.get(id));
+        }
         metrics = registered.ids().stream().map(registered::get).toList();
         runner = new Runner(new Registry<>("method", Method::id).register(ncm),
                 Registry.discover("protocol", Protocol.class, Protocol::id), registered,

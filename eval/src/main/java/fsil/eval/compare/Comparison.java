@@ -1,6 +1,5 @@
 package fsil.eval.compare;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import fsil.api.FsilException;
 import fsil.core.stats.BlockComparison;
 import fsil.core.stats.CriticalDifference;

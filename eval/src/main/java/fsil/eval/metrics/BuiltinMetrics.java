@@ -479,9 +479,9 @@ public final class BuiltinMetrics {
         }
 
         public void summarize(Iterable<Value> units, SummaryRows out) {
-            Iterable<Value> values = TaskValues.of(units);
-            if (TaskValues.first(values) != null) {
-                out.add(id(), null, null, MeanCi.of(TaskValues.numbers(values, Value::asDouble)));
+            MeanCi m = MeanCi.of(TaskValues.numbers(TaskValues.of(units), Value::asDouble));
+            if (m.n() > 0) {
+                out.add(id(), null, null, m);
             }
         }
     }

@@ -38,27 +38,22 @@ public final class Summary {
      * The rows of one method on one dataset in one protocol setting, in unit order: a view of the run's rows (which
      * may be read from the store on each pass), so a group costs an index per unit, not its rows.
      */
-    public record Group(String method, String dataset, String protocol, String setting, List<UnitRecord> units) {
+    public record Group(String method, String dataset, String protocol, String setting, List<UnitRecord> units,
+                        java.util.Set<String> stored, int tasks, int failedTasks) {
+
+        /**
+         * @param stored      the metrics that the group's successful units stored
+         * @param tasks       the tasks (episodes, runs) of its units
+         * @param failedTasks those of its failed units
+         *                    (all three found while grouping: asking for them costs no pass over the rows)
+         */
+        public Group {
+            stored = java.util.Set.copyOf(stored);
+        }
 
         /** The successful units, in unit order. */
         public Iterable<UnitRecord> ok() {
             return () -> units.stream().filter(UnitRecord::ok).iterator();
-        }
-
-        public int tasks() {
-            int n = 0;
-            for (UnitRecord u : units) {
-                n += u.tasks();
-            }
-            return n;
-        }
-
-        public int failedTasks() {
-            int n = 0;
-            for (UnitRecord u : units) {
-                n += u.ok() ? 0 : u.tasks();
-            }
-            return n;
         }
 
         /**
@@ -72,7 +67,7 @@ public final class Summary {
 
         /** Whether a metric stored anything in the group. */
         public boolean has(String metric) {
-            return values(metric).iterator().hasNext();
+            return stored.contains(metric);
         }
 
         /** Whether the group's tasks are incremental streams. */
@@ -85,10 +80,23 @@ public final class Summary {
     public static List<Group> groups(List<UnitRecord> records) {
         // one pass over the rows, keeping each row's position and unit index (not the row)
         Map<List<String>, List<long[]>> m = new LinkedHashMap<>();
+        Map<List<String>, java.util.Set<String>> stored = new java.util.HashMap<>();
+        Map<List<String>, int[]> tasks = new java.util.HashMap<>(); // tasks, failed tasks
         int i = 0;
         for (UnitRecord r : records) {
-            m.computeIfAbsent(List.of(r.dataset(), r.protocol(), r.setting(), r.method()), k -> new ArrayList<>())
-                    .add(new long[]{r.unit(), i++});
+            List<String> key = List.of(r.dataset(), r.protocol(), r.setting(), r.method());
+            m.computeIfAbsent(key, k -> new ArrayList<>()).add(new long[]{r.unit(), i++});
+            int[] t = tasks.computeIfAbsent(key, k -> new int[2]);
+            t[0] += r.tasks();
+            t[1] += r.ok() ? 0 : r.tasks();
+            java.util.Set<String> names = stored.computeIfAbsent(key, k -> new java.util.HashSet<>());
+            if (r.ok()) {
+                r.metrics().fields().forEachRemaining(f -> {
+                    if (!f.getValue().isNull()) {
+                        names.add(f.getKey());
+                    }
+                });
+            }
         }
         List<List<String>> keys = new ArrayList<>(m.keySet());
         keys.sort(Comparator.comparing((List<String> k) -> k.get(0)).thenComparing(k -> k.get(1))
@@ -107,7 +115,8 @@ public final class Summary {
                     return at.length;
                 }
             };
-            out.add(new Group(k.get(3), k.get(0), k.get(1), k.get(2), units));
+            out.add(new Group(k.get(3), k.get(0), k.get(1), k.get(2), units, stored.get(k), tasks.get(k)[0],
+                    tasks.get(k)[1]));
         }
         return out;
     }
@@ -132,9 +141,14 @@ public final class Summary {
      * when every value is one, else numbers when every value is one, else text; missing where a setting lacks it.
      */
     public static Table summarize(List<UnitRecord> records, List<Metric> metrics, SettingOptions settings) {
-        Table t = longSummary(records, metrics);
+        return summarizeGroups(groups(records), metrics, settings);
+    }
+
+    /** As {@link #summarize(List, List, SettingOptions)}, of rows already grouped (each pass reads them again). */
+    public static Table summarizeGroups(List<Group> groups, List<Metric> metrics, SettingOptions settings) {
+        Table t = longSummary(groups, metrics);
         List<String> names = new ArrayList<>();
-        for (Group g : groups(records)) {
+        for (Group g : groups) {
             for (String name : settings.of(g.protocol(), g.setting()).keySet()) {
                 if (!names.contains(name)) {
                     names.add(name);
@@ -204,9 +218,9 @@ public final class Summary {
         return c;
     }
 
-    private static Table longSummary(List<UnitRecord> records, List<Metric> metrics) {
+    private static Table longSummary(List<Group> groups, List<Metric> metrics) {
         Table t = emptySummary();
-        for (Group g : groups(records)) {
+        for (Group g : groups) {
             SummaryRows out = (metric, step, classes, v) -> {
                 t.stringColumn("method").append(g.method());
                 t.stringColumn("dataset").append(g.dataset());
@@ -246,10 +260,18 @@ public final class Summary {
 
     /** Mean accuracy matrix over runs: method, dataset, setting, step, experience, value, n. */
     public static Table aMatrix(List<UnitRecord> records) {
+        return aMatrixOf(groups(records));
+    }
+
+    /** As {@link #aMatrix(List)}, of rows already grouped. */
+    public static Table aMatrixOf(List<Group> groups) {
         Table t = Table.create("a_matrix", StringColumn.create("method"), StringColumn.create("dataset"),
                 StringColumn.create("setting"), IntColumn.create("step"), IntColumn.create("experience"),
                 DoubleColumn.create("value"), IntColumn.create("n"));
-        for (Group g : groups(records)) {
+        for (Group g : groups) {
+            if (!g.has("a_matrix")) {
+                continue; // no rows, and no pass over the group's rows
+            }
             Iterable<Value> streams = TaskValues.of(g.values("a_matrix"));
             double[][] mean = meanMatrix(g);
             for (int s = 0; s < mean.length; s++) {
@@ -288,11 +310,16 @@ public final class Summary {
 
     /** Reliability-diagram data: per bin, count, mean confidence and accuracy, pooled over tasks. */
     public static Table reliability(List<UnitRecord> records) {
+        return reliabilityOf(groups(records));
+    }
+
+    /** As {@link #reliability(List)}, of rows already grouped. */
+    public static Table reliabilityOf(List<Group> groups) {
         Table t = Table.create("reliability", StringColumn.create("method"), StringColumn.create("dataset"),
                 StringColumn.create("setting"), IntColumn.create("bin"), DoubleColumn.create("lower"),
                 DoubleColumn.create("upper"), IntColumn.create("count"), DoubleColumn.create("confidence"),
                 DoubleColumn.create("accuracy"), StringColumn.create("probabilities"));
-        for (Group g : groups(records)) {
+        for (Group g : groups) {
           for (boolean scaled : new boolean[]{false, true}) {
             CalibrationBins bins = pooledBins(g, scaled);
             if (bins == null) {
