@@ -187,7 +187,7 @@ public final class UnitStore implements AutoCloseable {
      * Row text kept decoded in memory by {@link #read}: rows beyond it are decoded from the file again on each pass,
      * so what a long run's summaries hold does not grow with its rows (short runs never read the file twice).
      */
-    static final long CACHED_BYTES = 4L << 20;
+    static final long CACHED_BYTES = 1L << 20;
 
     /**
      * Reads and checks every row; a missing file is an empty store. The rows are a list of the file's valid rows: the
