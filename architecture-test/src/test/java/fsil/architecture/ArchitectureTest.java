@@ -171,9 +171,12 @@ class ArchitectureTest {
 
     static final ArchRule CORE_USES_ONLY_THE_API = fsilOnly("fsil.core..", "fsil.api..", "fsil.core..");
 
-    /** The kits check methods (api) and the data layer's plugin kinds, datasets and backbones (data, core). */
+    /**
+     * The kits check methods (api), the data layer's plugin kinds, datasets and backbones (data, core), and metrics
+     * (their SPI and store in eval), never a method.
+     */
     static final ArchRule TESTKIT_USES_ONLY_THE_API = fsilOnly("fsil.testkit..", "fsil.api..", "fsil.core..",
-            "fsil.data..", "fsil.testkit..");
+            "fsil.data..", "fsil.eval.metrics..", "fsil.eval.protocol..", "fsil.eval.store..", "fsil.testkit..");
 
     static final ArchRule METHODS_USE_ONLY_THE_API_AND_CORE = fsilOnly("fsil.methods..", "fsil.api..",
             "fsil.core..", "fsil.methods..");
@@ -223,7 +226,7 @@ class ArchitectureTest {
     }
 
     @Test
-    void testkitUsesTheApiAndTheDataLayerOnly() {
+    void testkitUsesTheApiTheDataLayerAndTheMetricSpiOnly() {
         TESTKIT_USES_ONLY_THE_API.check(main);
     }
 

@@ -4,7 +4,6 @@ import fsil.api.FsilException;
 import fsil.eval.protocol.Protocol;
 import fsil.eval.metrics.BuiltinMetrics;
 import fsil.eval.metrics.Metric;
-import fsil.eval.metrics.Values;
 import fsil.eval.report.Figures;
 import fsil.eval.report.Plot;
 import fsil.eval.run.RunPlan;
@@ -194,7 +193,7 @@ public final class Results {
         for (UnitRecord u : rows) {
             double[] v = null;
             for (Metric m : metrics) {
-                var stored = u.metric(m.id());
+                var stored = u.value(m.id());
                 if (stored != null && m.perTask(stored).containsKey(metric)) {
                     v = m.perTask(stored).get(metric);
                 }
@@ -242,8 +241,8 @@ public final class Results {
         StringColumn st = StringColumn.create("status");
         DoubleColumn acc = DoubleColumn.create("accuracy");
         for (UnitRecord r : sortedUnits()) {
-            com.fasterxml.jackson.databind.JsonNode a = r.metric("episode_acc");
-            com.fasterxml.jackson.databind.JsonNode seen = r.metric("acc_seen");
+            fsil.eval.metrics.Value a = r.value("episode_acc");
+            fsil.eval.metrics.Value seen = r.value("acc_seen");
             double[] episodes = a == null ? null : BuiltinMetrics.EpisodeAccuracy.accuracies(a);
             for (int i = 0; i < r.tasks(); i++) {
                 m.append(r.method());
@@ -255,8 +254,8 @@ public final class Results {
                 if (episodes != null) {
                     accuracy = episodes[i];
                 } else if (seen != null) {
-                    com.fasterxml.jackson.databind.JsonNode steps = seen.get(i).get("acc");
-                    accuracy = Values.toDouble(steps.get(steps.size() - 1));
+                    fsil.eval.metrics.Value steps = seen.get(i).get("acc");
+                    accuracy = steps.get(steps.size() - 1).asDouble();
                 }
                 acc.append(accuracy);
             }

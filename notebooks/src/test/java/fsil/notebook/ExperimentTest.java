@@ -11,7 +11,6 @@ import fsil.api.Params;
 import fsil.api.Prediction;
 import fsil.api.Session;
 import fsil.eval.metrics.BuiltinMetrics;
-import fsil.eval.metrics.Values;
 import fsil.eval.store.UnitRecord;
 import fsil.api.Background;
 import org.junit.jupiter.api.AfterAll;
@@ -136,7 +135,7 @@ class ExperimentTest {
         assertFalse(h.columnNames().contains("dataset"), "one dataset: no dataset column");
 
         double[] acc = r.units().stream().filter(u -> u.method().equals("knn") && u.setting().contains("5-shot"))
-                .flatMapToDouble(u -> java.util.Arrays.stream(BuiltinMetrics.EpisodeAccuracy.accuracies(u.metric("episode_acc"))))
+                .flatMapToDouble(u -> java.util.Arrays.stream(BuiltinMetrics.EpisodeAccuracy.accuracies(u.value("episode_acc"))))
                 .toArray();
         Results.Estimate e = r.value("knn", "5-shot", "episode_acc");
         assertEquals(Arrays.stream(acc).average().orElseThrow(), e.value(), 1e-12);
@@ -241,7 +240,7 @@ class ExperimentTest {
         assertEquals("100.00", single.last("ncm", single.settings().get(0), "relative_acc").format("relative_acc"),
                 "no interval from one unit");
         double[] finals = r.units().stream().filter(u -> u.method().equals("uniform")).mapToDouble(u -> {
-            double[] seen = Values.toDoubles(u.metric("acc_seen").get(0).get("acc"));
+            double[] seen = u.value("acc_seen").get(0).get("acc").doubles();
             return seen[seen.length - 1];
         }).toArray();
         assertArrayEquals(new double[]{1.0 / 6, 1.0 / 6}, finals, 0.05, "uniform is at chance");

@@ -1,6 +1,5 @@
 package fsil.eval.run;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import fsil.api.Capability;
 import fsil.api.Learner;
 import fsil.api.Method;
@@ -68,6 +67,10 @@ public class RunnerUnitBench {
     @Param("10000")
     public int episodes = 10_000;
 
+    /** The metrics measured, comma-separated ids; {@code all}: every registered metric. */
+    @Param("all")
+    public String metricIds = "all";
+
     private Path work;
     private ProtocolPlan plan;
     private Learner learner;
@@ -95,7 +98,11 @@ public class RunnerUnitBench {
         Method ncm = Registry.discover("method", Method.class, Method::id).get("ncm");
         capabilities = ncm.capabilities();
         learner = ncm.learner(ncm.defaults(), plan.background(0, Optional.empty()));
-        Registry<Metric> registered = Registry.discover("metric", Metric.class, Metric::id);
+        Registry<Metric> discovered = Registry.discover("metric", Metric.class, Metric::id);
+        Registry<Metric> registered = new Registry<>("metric", Metric::id);
+        for (String id : metricIds.equals("all") ? discovered.ids() : List.of(metricIds.split(","))) {
+            registered.register(discovered.get(id));
+        }
         metrics = registered.ids().stream().map(registered::get).toList();
         runner = new Runner(new Registry<>("method", Method::id).register(ncm),
                 Registry.discover("protocol", Protocol.class, Protocol::id), registered,
@@ -142,10 +149,10 @@ public class RunnerUnitBench {
             }
             TaskOutcome t = TaskRunner.run(plan.task(i, capabilities), learner, RandomStreams.derive(seedBase, i),
                     SessionContext.DIRECT);
-            block.forEach(a -> a.add(t));
+            block.forEach(a -> a.update(t));
             if ((i + 1) % perUnit == 0 || i == episodes - 1) {
                 for (Metric.Accumulator a : block) {
-                    JsonNode v = a.result();
+                    fsil.eval.metrics.Value v = a.result();
                     size += v == null ? 0 : v.size();
                 }
                 block.clear();

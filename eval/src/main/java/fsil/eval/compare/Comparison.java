@@ -1,6 +1,5 @@
 package fsil.eval.compare;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import fsil.api.FsilException;
 import fsil.core.stats.BlockComparison;
 import fsil.core.stats.CriticalDifference;
@@ -156,7 +155,7 @@ public final class Comparison {
             }
             double[] v = null;
             for (Metric mm : metrics) {
-                JsonNode stored = u.metric(mm.id());
+                fsil.eval.metrics.Value stored = u.value(mm.id());
                 if (stored != null && mm.perTask(stored).containsKey(metric)) {
                     v = mm.perTask(stored).get(metric);
                 }

@@ -1,10 +1,9 @@
 package fsil.eval.metrics;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import fsil.eval.protocol.TaskOutcome;
 
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
@@ -21,15 +20,39 @@ public final class BuiltinMetrics {
     }
 
     /** The number of steps all streams of a group have (the summaries of later steps would mix run lengths). */
-    static int commonSteps(List<JsonNode> arrays) {
-        return arrays.stream().mapToInt(JsonNode::size).min().orElse(0);
+    static int commonSteps(Iterable<Value> arrays) {
+        int min = Integer.MAX_VALUE;
+        for (Value a : arrays) {
+            min = Math.min(min, a.size());
+        }
+        return min == Integer.MAX_VALUE ? 0 : min;
+    }
+
+    /** The values of one field of each value. */
+    static Iterable<Value> field(Iterable<Value> values, String name) {
+        return () -> new java.util.Iterator<>() {
+            final java.util.Iterator<Value> it = values.iterator();
+
+            public boolean hasNext() {
+                return it.hasNext();
+            }
+
+            public Value next() {
+                return it.next().get(name);
+            }
+        };
+    }
+
+    /** Step {@code s} of each per-step array (null as NaN). */
+    static DoubleSource step(Iterable<Value> arrays, int s) {
+        return TaskValues.numbers(arrays, a -> a.get(s).asDouble());
     }
 
     /**
      * {@code episode_acc}: the accuracy of each episode, stored as its numbers of correct predictions and of queries
      * (integers: cheap to store, and correct / queries gives the accuracy exactly).
      */
-    public static final class EpisodeAccuracy implements Metric.Folding {
+    public static final class EpisodeAccuracy implements Metric {
         public String id() {
             return "episode_acc";
         }
@@ -41,32 +64,54 @@ public final class BuiltinMetrics {
 
         @Override
         public Accumulator accumulator() {
-            ObjectNode o = Values.JSON.objectNode();
-            ArrayNode correct = o.putArray("correct");
-            ArrayNode queries = o.putArray("queries");
-            return new Accumulator() {
-                Boolean episodic; // as the unit's first task says
+            return new Episodes();
+        }
 
-                public void add(TaskOutcome t) {
-                    if (episodic == null) {
-                        episodic = t.episodic();
-                    }
-                    if (episodic) {
-                        correct.add(t.correct());
-                        queries.add(t.truth().length);
-                    }
-                }
+        private static final class Episodes implements Accumulator {
+            Boolean episodic; // as the unit's first task says
+            int[] correct = new int[16];
+            int[] queries = new int[16];
+            int n;
 
-                public JsonNode result() {
-                    return Boolean.TRUE.equals(episodic) ? o : null;
+            public void update(TaskOutcome t) {
+                if (episodic == null) {
+                    episodic = t.episodic();
                 }
-            };
+                if (episodic) {
+                    add(t.correct(), t.truth().length);
+                }
+            }
+
+            private void add(int c, int q) {
+                if (n == correct.length) {
+                    correct = Arrays.copyOf(correct, 2 * n);
+                    queries = Arrays.copyOf(queries, 2 * n);
+                }
+                correct[n] = c;
+                queries[n++] = q;
+            }
+
+            public void merge(Accumulator later) {
+                Episodes o = (Episodes) later;
+                if (episodic == null) {
+                    episodic = o.episodic;
+                }
+                for (int i = 0; i < o.n; i++) {
+                    add(o.correct[i], o.queries[i]);
+                }
+            }
+
+            public Value result() {
+                return Boolean.TRUE.equals(episodic) ? Value.object()
+                        .put("correct", Value.array(Arrays.copyOf(correct, n)))
+                        .put("queries", Value.array(Arrays.copyOf(queries, n))).build() : null;
+            }
         }
 
         /** The accuracies of a unit's episodes, in order. */
-        public static double[] accuracies(JsonNode unit) {
-            JsonNode c = unit.get("correct");
-            JsonNode q = unit.get("queries");
+        public static double[] accuracies(Value unit) {
+            Value c = unit.get("correct");
+            Value q = unit.get("queries");
             double[] out = new double[c.size()];
             for (int i = 0; i < out.length; i++) {
                 int n = q.get(i).asInt();
@@ -75,13 +120,16 @@ public final class BuiltinMetrics {
             return out;
         }
 
-        public void summarize(List<JsonNode> units, SummaryRows out) {
-            out.add(id(), null, null, MeanCi.of(units.stream().flatMapToDouble(u -> java.util.Arrays.stream(
-                    accuracies(u))).toArray()));
+        public void summarize(Iterable<Value> units, SummaryRows out) {
+            out.add(id(), null, null, MeanCi.of(each -> units.forEach(u -> {
+                for (double a : accuracies(u)) {
+                    each.accept(a);
+                }
+            })));
         }
 
-        public java.util.Map<String, double[]> perTask(JsonNode unit) {
-            return java.util.Map.of(id(), accuracies(unit));
+        public Map<String, double[]> perTask(Value unit) {
+            return Map.of(id(), accuracies(unit));
         }
     }
 
@@ -89,7 +137,7 @@ public final class BuiltinMetrics {
      * {@code acc_seen}: a_t per step of a stream, with the classes seen; summarised per step and as
      * {@code avg_incremental_acc} (mean of a_t, step 0 included) and {@code final_acc} (a_T).
      */
-    public static final class AccuracySeen implements Metric.PerTask {
+    public static final class AccuracySeen implements Metric {
         public String id() {
             return "acc_seen";
         }
@@ -99,52 +147,45 @@ public final class BuiltinMetrics {
             return "accuracy on all seen classes after each incremental step (a_t); summary: avg_incremental_acc, final_acc";
         }
 
-        public JsonNode measure(TaskOutcome t) {
-            if (t.episodic()) {
-                return null;
-            }
-            ObjectNode o = Values.JSON.objectNode();
-            o.set("acc", Values.array(t.accSeen()));
-            o.set("classes", Values.array(t.classesSeen()));
-            return o;
+        @Override
+        public Accumulator accumulator() {
+            return new TaskValues(t -> t.episodic() ? null : Value.object().put("acc", Value.array(t.accSeen()))
+                    .put("classes", Value.array(t.classesSeen())).build());
         }
 
-        public void summarizeTasks(List<JsonNode> values, SummaryRows out) {
-            List<JsonNode> acc = values.stream().map(v -> v.get("acc")).toList();
+        public void summarize(Iterable<Value> units, SummaryRows out) {
+            Iterable<Value> values = TaskValues.of(units);
+            Value first = TaskValues.first(values);
+            if (first == null) {
+                return;
+            }
+            Iterable<Value> acc = field(values, "acc");
             int steps = commonSteps(acc);
-            int[] classes = Values.toInts(values.get(0).get("classes"));
+            int[] classes = first.get("classes").ints();
             for (int t = 0; t < steps; t++) {
-                final int s = t;
-                out.add(id(), t, classes[t], MeanCi.of(acc.stream().mapToDouble(a -> Values.toDouble(a.get(s)))
-                        .toArray()));
+                out.add(id(), t, classes[t], MeanCi.of(step(acc, t)));
             }
-            double[] avg = new double[acc.size()];
-            double[] last = new double[acc.size()];
-            for (int u = 0; u < acc.size(); u++) {
-                double[] seen = Values.toDoubles(acc.get(u));
-                IncrementalMetrics m = IncrementalMetrics.ofSeen(seen);
-                avg[u] = m.avgIncrementalAcc();
-                last[u] = m.finalAcc();
-            }
-            out.add("avg_incremental_acc", null, null, MeanCi.of(avg));
-            out.add("final_acc", null, null, MeanCi.of(last));
+            out.add("avg_incremental_acc", null, null, MeanCi.of(TaskValues.numbers(acc,
+                    a -> IncrementalMetrics.ofSeen(a.doubles()).avgIncrementalAcc())));
+            out.add("final_acc", null, null, MeanCi.of(TaskValues.numbers(acc,
+                    a -> IncrementalMetrics.ofSeen(a.doubles()).finalAcc())));
         }
 
-        public java.util.Map<String, double[]> perTask(JsonNode unit) {
+        public Map<String, double[]> perTask(Value unit) {
             double[] avg = new double[unit.size()];
             double[] last = new double[unit.size()];
             for (int i = 0; i < avg.length; i++) {
-                JsonNode v = unit.get(i);
+                Value v = unit.get(i);
                 if (v.isNull()) {
                     avg[i] = Double.NaN;
                     last[i] = Double.NaN;
                 } else {
-                    IncrementalMetrics m = IncrementalMetrics.ofSeen(Values.toDoubles(v.get("acc")));
+                    IncrementalMetrics m = IncrementalMetrics.ofSeen(v.get("acc").doubles());
                     avg[i] = m.avgIncrementalAcc();
                     last[i] = m.finalAcc();
                 }
             }
-            return java.util.Map.of("final_acc", last, "avg_incremental_acc", avg);
+            return Map.of("final_acc", last, "avg_incremental_acc", avg);
         }
     }
 
@@ -152,7 +193,7 @@ public final class BuiltinMetrics {
      * {@code a_matrix}: the accuracy matrix A[t][k] of a stream; summarised as {@code forgetting_max} (Chaudhry),
      * {@code forgetting_first} (Avalanche) and {@code bwt} when the streams have more than one step.
      */
-    public static final class AccuracyMatrix implements Metric.PerTask {
+    public static final class AccuracyMatrix implements Metric {
         public String id() {
             return "a_matrix";
         }
@@ -162,45 +203,68 @@ public final class BuiltinMetrics {
             return "accuracy on each step's classes after each step; summary: forgetting_max, forgetting_first, bwt, a_matrix.csv";
         }
 
-        public JsonNode measure(TaskOutcome t) {
-            if (t.episodic()) {
-                return null;
-            }
-            ArrayNode rows = Values.JSON.arrayNode();
-            for (double[] row : t.aMatrix()) {
-                rows.add(Values.array(row));
-            }
-            return rows;
+        @Override
+        public Accumulator accumulator() {
+            return new TaskValues(t -> {
+                if (t.episodic()) {
+                    return null;
+                }
+                List<Value> rows = new ArrayList<>();
+                for (double[] row : t.aMatrix()) {
+                    rows.add(Value.array(row));
+                }
+                return Value.array(rows);
+            });
         }
 
         /** The matrix of one stream as stored. */
-        public static double[][] read(JsonNode v) {
+        public static double[][] read(Value v) {
             double[][] a = new double[v.size()][];
             for (int t = 0; t < a.length; t++) {
-                a[t] = Values.toDoubles(v.get(t));
+                a[t] = v.get(t).doubles();
             }
             return a;
         }
 
-        public void summarizeTasks(List<JsonNode> values, SummaryRows out) {
-            if (commonSteps(values) < 2) {
-                return;
+        /** The mean of a group's accuracy matrices over the steps all streams have (NaN above the diagonal). */
+        public static double[][] mean(Iterable<Value> units) {
+            Iterable<Value> all = TaskValues.of(units);
+            int steps = commonSteps(all);
+            double[][] s = new double[steps][steps];
+            int[][] n = new int[steps][steps];
+            for (Value v : all) {
+                double[][] a = read(v);
+                for (int t = 0; t < steps; t++) {
+                    for (int k = 0; k <= t; k++) {
+                        if (!Double.isNaN(a[t][k])) {
+                            s[t][k] += a[t][k];
+                            n[t][k]++;
+                        }
+                    }
+                }
             }
-            double[] fMax = new double[values.size()];
-            double[] fFirst = new double[values.size()];
-            double[] bwt = new double[values.size()];
-            for (int u = 0; u < values.size(); u++) {
-                IncrementalMetrics m = IncrementalMetrics.ofMatrix(read(values.get(u)));
-                fMax[u] = m.forgettingMax();
-                fFirst[u] = m.forgettingFirst();
-                bwt[u] = m.bwt();
+            for (int t = 0; t < steps; t++) {
+                for (int k = 0; k < steps; k++) {
+                    s[t][k] = n[t][k] == 0 ? Double.NaN : s[t][k] / n[t][k];
+                }
             }
-            out.add("forgetting_max", null, null, MeanCi.of(fMax));
-            out.add("forgetting_first", null, null, MeanCi.of(fFirst));
-            out.add("bwt", null, null, MeanCi.of(bwt));
+            return s;
         }
 
-        public java.util.Map<String, double[]> perTask(JsonNode unit) {
+        public void summarize(Iterable<Value> units, SummaryRows out) {
+            Iterable<Value> values = TaskValues.of(units);
+            if (TaskValues.first(values) == null || commonSteps(values) < 2) {
+                return;
+            }
+            out.add("forgetting_max", null, null, MeanCi.of(TaskValues.numbers(values,
+                    v -> IncrementalMetrics.ofMatrix(read(v)).forgettingMax())));
+            out.add("forgetting_first", null, null, MeanCi.of(TaskValues.numbers(values,
+                    v -> IncrementalMetrics.ofMatrix(read(v)).forgettingFirst())));
+            out.add("bwt", null, null, MeanCi.of(TaskValues.numbers(values,
+                    v -> IncrementalMetrics.ofMatrix(read(v)).bwt())));
+        }
+
+        public Map<String, double[]> perTask(Value unit) {
             double[] fMax = new double[unit.size()];
             double[] fFirst = new double[unit.size()];
             double[] bwt = new double[unit.size()];
@@ -212,12 +276,12 @@ public final class BuiltinMetrics {
                 fFirst[i] = m.forgettingFirst();
                 bwt[i] = m.bwt();
             }
-            return java.util.Map.of("forgetting_max", fMax, "forgetting_first", fFirst, "bwt", bwt);
+            return Map.of("forgetting_max", fMax, "forgetting_first", fFirst, "bwt", bwt);
         }
     }
 
     /** {@code relative_acc}: a_t over the same method retrained from scratch (the ncmf protocol), per step. */
-    public static final class RelativeAccuracy implements Metric.PerTask {
+    public static final class RelativeAccuracy implements Metric {
         public String id() {
             return "relative_acc";
         }
@@ -227,25 +291,26 @@ public final class BuiltinMetrics {
             return "accuracy relative to the same method retrained from scratch (ncmf)";
         }
 
-        public JsonNode measure(TaskOutcome t) {
-            if (t.episodic() || java.util.Arrays.stream(t.relativeAcc()).allMatch(Double::isNaN)) {
-                return null;
-            }
-            ObjectNode o = Values.JSON.objectNode();
-            o.set("relative", Values.array(t.relativeAcc()));
-            o.set("classes", Values.array(t.classesSeen()));
-            return o;
+        @Override
+        public Accumulator accumulator() {
+            return new TaskValues(t -> t.episodic() || Arrays.stream(t.relativeAcc()).allMatch(Double::isNaN) ? null
+                    : Value.object().put("relative", Value.array(t.relativeAcc()))
+                    .put("classes", Value.array(t.classesSeen())).build());
         }
 
-        public void summarizeTasks(List<JsonNode> values, SummaryRows out) {
-            List<JsonNode> rel = values.stream().map(v -> v.get("relative")).toList();
-            int[] classes = Values.toInts(values.get(0).get("classes"));
-            for (int t = 0; t < commonSteps(rel); t++) {
-                final int s = t;
-                double[] r = rel.stream().mapToDouble(a -> Values.toDouble(a.get(s))).filter(v -> !Double.isNaN(v))
-                        .toArray();
-                if (r.length > 0) {
-                    out.add(id(), t, classes[t], MeanCi.of(r));
+        public void summarize(Iterable<Value> units, SummaryRows out) {
+            Iterable<Value> values = TaskValues.of(units);
+            Value first = TaskValues.first(values);
+            if (first == null) {
+                return;
+            }
+            Iterable<Value> rel = field(values, "relative");
+            int[] classes = first.get("classes").ints();
+            int steps = commonSteps(rel);
+            for (int t = 0; t < steps; t++) {
+                MeanCi m = MeanCi.of(step(rel, t).finite());
+                if (m.n() > 0) {
+                    out.add(id(), t, classes[t], m);
                 }
             }
         }
@@ -255,7 +320,7 @@ public final class BuiltinMetrics {
      * {@code calibration}: reliability bins of the tasks' last predictions, pooled per unit; summarised as
      * {@code ece} and {@code mce} of the bins pooled over the group (15 equal-width bins, max-probability confidence).
      */
-    public static final class Calibration implements Metric.Folding {
+    public static final class Calibration implements Metric {
         public String id() {
             return "calibration";
         }
@@ -272,67 +337,87 @@ public final class BuiltinMetrics {
 
         @Override
         public Accumulator accumulator() {
-            CalibrationBins bins = new CalibrationBins();
-            return new Accumulator() {
-                public void add(TaskOutcome t) {
-                    bins.add(t.prediction(), t.truth());
-                }
+            return new Bins();
+        }
 
-                public JsonNode result() {
-                    return bins.toJson();
-                }
-            };
+        private static final class Bins implements Accumulator {
+            final CalibrationBins bins = new CalibrationBins();
+
+            public void update(TaskOutcome t) {
+                bins.add(t.prediction(), t.truth());
+            }
+
+            public void merge(Accumulator later) {
+                bins.addAll(((Bins) later).bins);
+            }
+
+            public Value result() {
+                return bins.toValue();
+            }
         }
 
         /** The bins of a group's units, pooled. */
-        public static CalibrationBins pooled(List<JsonNode> units) {
+        public static CalibrationBins pooled(Iterable<Value> units) {
             CalibrationBins all = new CalibrationBins();
-            for (JsonNode v : units) {
-                all.addAll(CalibrationBins.fromJson(v));
+            for (Value v : units) {
+                all.addAll(CalibrationBins.of(v));
             }
             return all;
         }
 
-        public void summarize(List<JsonNode> units, SummaryRows out) {
+        public void summarize(Iterable<Value> units, SummaryRows out) {
             CalibrationBins bins = pooled(units);
             out.add("ece", bins.ece(), (int) bins.total());
             out.add("mce", bins.mce(), (int) bins.total());
         }
     }
 
-    /** Time measurements of a unit's tasks as moments: {"n": .., "sum": .., "sum_squares": ..}. */
-    abstract static class TaskSeconds implements Metric.Folding {
+    /**
+     * Time measurements of a unit's tasks as moments: {"n": .., "sum": .., "sum_squares": ..}, the sums kept exact
+     * until stored so that a unit measured in parts stores what it would in one piece.
+     */
+    abstract static class TaskSeconds implements Metric {
         abstract double seconds(TaskOutcome t);
 
         @Override
         public Accumulator accumulator() {
-            return new Accumulator() {
-                int n;
-                double sum;
-                double sq;
-
-                public void add(TaskOutcome t) {
-                    double s = seconds(t);
-                    n++;
-                    sum += s;
-                    sq += s * s;
-                }
-
-                public JsonNode result() {
-                    ObjectNode o = Values.JSON.objectNode();
-                    o.put("n", n);
-                    o.put("sum", sum);
-                    o.put("sum_squares", sq);
-                    return o;
-                }
-            };
+            return new Moments(this);
         }
 
-        public void summarize(List<JsonNode> units, SummaryRows out) {
+        private static final class Moments implements Accumulator {
+            final TaskSeconds metric;
+            int n;
+            final ExactSum sum = new ExactSum();
+            final ExactSum sq = new ExactSum();
+
+            Moments(TaskSeconds metric) {
+                this.metric = metric;
+            }
+
+            public void update(TaskOutcome t) {
+                double s = metric.seconds(t);
+                n++;
+                sum.add(s);
+                sq.add(s * s);
+            }
+
+            public void merge(Accumulator later) {
+                Moments o = (Moments) later;
+                n += o.n;
+                sum.add(o.sum);
+                sq.add(o.sq);
+            }
+
+            public Value result() {
+                return Value.object().put("n", n).put("sum", sum.value()).put("sum_squares", sq.value()).build();
+            }
+        }
+
+        public void summarize(Iterable<Value> units, SummaryRows out) {
             long n = 0;
             double sum = 0;
             double sq = 0;
-            for (JsonNode u : units) {
+            for (Value u : units) {
                 n += u.get("n").asLong();
                 sum += u.get("sum").asDouble();
                 sq += u.get("sum_squares").asDouble();
@@ -374,7 +459,7 @@ public final class BuiltinMetrics {
     }
 
     /** {@code memory_bytes}: the model state a session reports after its task (left out when not reported). */
-    public static final class MemoryBytes implements Metric.PerTask {
+    public static final class MemoryBytes implements Metric {
         public String id() {
             return "memory_bytes";
         }
@@ -384,16 +469,20 @@ public final class BuiltinMetrics {
             return "the bytes a session reports holding after its task";
         }
 
-        public JsonNode measure(TaskOutcome t) {
-            return t.memoryBytes() < 0 ? null : Values.JSON.numberNode(t.memoryBytes());
+        @Override
+        public Accumulator accumulator() {
+            return new TaskValues(t -> t.memoryBytes() < 0 ? null : Value.of(t.memoryBytes()));
         }
 
-        public java.util.Map<String, double[]> perTask(JsonNode unit) {
-            return java.util.Map.of(id(), Values.toDoubles(unit));
+        public Map<String, double[]> perTask(Value unit) {
+            return Map.of(id(), unit.doubles());
         }
 
-        public void summarizeTasks(List<JsonNode> values, SummaryRows out) {
-            out.add(id(), null, null, MeanCi.of(values.stream().mapToDouble(Values::toDouble).toArray()));
+        public void summarize(Iterable<Value> units, SummaryRows out) {
+            MeanCi m = MeanCi.of(TaskValues.numbers(TaskValues.of(units), Value::asDouble));
+            if (m.n() > 0) {
+                out.add(id(), null, null, m);
+            }
         }
     }
 
@@ -401,7 +490,7 @@ public final class BuiltinMetrics {
      * {@code step_times}: seconds in learn() per step of a stream, and in the retraining from scratch of the ncmf
      * protocol; summarised as {@code step_fit_s} and {@code retrain_step_fit_s} per step and {@code retrain_fit_s}.
      */
-    public static final class StepTimes implements Metric.PerTask {
+    public static final class StepTimes implements Metric {
         public String id() {
             return "step_times";
         }
@@ -411,52 +500,54 @@ public final class BuiltinMetrics {
             return "seconds per incremental step (learn and predict)";
         }
 
-        public JsonNode measure(TaskOutcome t) {
-            if (t.episodic()) {
-                return null;
-            }
-            int steps = t.accSeen().length;
-            double[] fit = new double[steps];
-            double[] refit = new double[steps];
-            for (int s = 0; s < steps; s++) {
-                fit[s] = t.extra().getOrDefault("fit_s_step" + s, Double.NaN);
-                refit[s] = t.extra().getOrDefault("retrain_fit_s_step" + s, Double.NaN);
-            }
-            ObjectNode o = Values.JSON.objectNode();
-            o.set("fit", Values.array(fit));
-            o.set("retrain", Values.array(refit));
-            o.set("retrain_total", Values.number(t.extra().getOrDefault("retrain_fit_s", Double.NaN)));
-            o.set("classes", Values.array(t.classesSeen()));
-            return o;
+        @Override
+        public Accumulator accumulator() {
+            return new TaskValues(t -> {
+                if (t.episodic()) {
+                    return null;
+                }
+                int steps = t.accSeen().length;
+                double[] fit = new double[steps];
+                double[] refit = new double[steps];
+                for (int s = 0; s < steps; s++) {
+                    fit[s] = t.extra().getOrDefault("fit_s_step" + s, Double.NaN);
+                    refit[s] = t.extra().getOrDefault("retrain_fit_s_step" + s, Double.NaN);
+                }
+                return Value.object().put("fit", Value.array(fit)).put("retrain", Value.array(refit))
+                        .put("retrain_total", t.extra().getOrDefault("retrain_fit_s", Double.NaN))
+                        .put("classes", Value.array(t.classesSeen())).build();
+            });
         }
 
-        public void summarizeTasks(List<JsonNode> values, SummaryRows out) {
-            List<JsonNode> fit = values.stream().map(v -> v.get("fit")).toList();
-            List<JsonNode> refit = values.stream().map(v -> v.get("retrain")).toList();
+        public void summarize(Iterable<Value> units, SummaryRows out) {
+            Iterable<Value> values = TaskValues.of(units);
+            Value first = TaskValues.first(values);
+            if (first == null) {
+                return;
+            }
+            Iterable<Value> fit = field(values, "fit");
+            Iterable<Value> refit = field(values, "retrain");
             int steps = commonSteps(fit);
-            int[] classes = Values.toInts(values.get(0).get("classes"));
+            int[] classes = first.get("classes").ints();
             for (int t = 0; t < steps; t++) {
-                final int s = t;
-                double[] f = fit.stream().mapToDouble(a -> Values.toDouble(a.get(s))).filter(v -> !Double.isNaN(v))
-                        .toArray();
-                if (f.length > 0 && steps > 1) {
-                    out.add("step_fit_s", t, classes[t], MeanCi.of(f));
+                MeanCi f = MeanCi.of(step(fit, t).finite());
+                if (f.n() > 0 && steps > 1) {
+                    out.add("step_fit_s", t, classes[t], f);
                 }
-                double[] r = refit.stream().mapToDouble(a -> Values.toDouble(a.get(s)))
-                        .filter(v -> !Double.isNaN(v)).toArray();
-                if (r.length > 0) {
-                    out.add("retrain_step_fit_s", t, classes[t], MeanCi.of(r));
+                MeanCi r = MeanCi.of(step(refit, t).finite());
+                if (r.n() > 0) {
+                    out.add("retrain_step_fit_s", t, classes[t], r);
                 }
             }
-            double[] total = Values.finite(values.stream().map(v -> v.get("retrain_total")).toList());
-            if (total.length > 0) {
-                out.add("retrain_fit_s", null, null, MeanCi.of(total));
+            MeanCi total = MeanCi.of(TaskValues.numbers(field(values, "retrain_total"), Value::asDouble).finite());
+            if (total.n() > 0) {
+                out.add("retrain_fit_s", null, null, total);
             }
         }
     }
 
     /** {@code diagnostics}: the method's own numbers (Session.diagnostics()), each summarised under its name. */
-    public static final class Diagnostics implements Metric.PerTask {
+    public static final class Diagnostics implements Metric {
         /** Protocol timings and retraining results, summarised by {@link StepTimes} and {@link RelativeAccuracy}. */
         private static final Pattern PROTOCOL_KEYS = Pattern.compile("(retrain_)?(fit_s|acc)(_step\\d+)?|retrain_fit_s");
 
@@ -469,21 +560,28 @@ public final class BuiltinMetrics {
             return "each method's own per-task diagnostics (e.g. iterations, chosen hyperparameters)";
         }
 
-        public JsonNode measure(TaskOutcome t) {
-            ObjectNode o = Values.JSON.objectNode();
-            for (Map.Entry<String, Double> e : t.extra().entrySet()) {
-                if (!PROTOCOL_KEYS.matcher(e.getKey()).matches()) {
-                    o.set(e.getKey(), Values.number(e.getValue()));
+        @Override
+        public Accumulator accumulator() {
+            return new TaskValues(t -> {
+                Value.ObjectBuilder o = Value.object();
+                for (Map.Entry<String, Double> e : t.extra().entrySet()) {
+                    if (!PROTOCOL_KEYS.matcher(e.getKey()).matches()) {
+                        o.put(e.getKey(), e.getValue());
+                    }
                 }
-            }
-            return o.isEmpty() ? null : o;
+                return o.isEmpty() ? null : o.build();
+            });
         }
 
-        public void summarizeTasks(List<JsonNode> values, SummaryRows out) {
+        public void summarize(Iterable<Value> units, SummaryRows out) {
+            Iterable<Value> values = TaskValues.of(units);
             TreeSet<String> keys = new TreeSet<>();
-            values.forEach(v -> v.fieldNames().forEachRemaining(keys::add));
+            values.forEach(v -> keys.addAll(v.fields().keySet()));
             for (String k : keys) {
-                out.add(k, null, null, MeanCi.of(Values.finite(values.stream().map(v -> v.get(k)).toList())));
+                out.add(k, null, null, MeanCi.of(TaskValues.numbers(values, v -> {
+                    Value x = v.get(k);
+                    return x == null ? Double.NaN : x.asDouble();
+                }).finite()));
             }
         }
     }

@@ -1,7 +1,5 @@
 package fsil.eval.metrics;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import fsil.api.Prediction;
 
 import java.util.ArrayList;
@@ -127,33 +125,33 @@ public final class CalibrationBins {
      * The non-empty bins as {"bin": [...], "n": [...], "confidence": [...], "confidence_err": [...], "correct": [...]}
      * (the confidence sum is confidence + confidence_err).
      */
-    public JsonNode toJson() {
+    public Value toValue() {
         List<Integer> used = new ArrayList<>();
         for (int b = 0; b < BINS; b++) {
             if (count[b] > 0) {
                 used.add(b);
             }
         }
-        ObjectNode o = Values.JSON.objectNode();
-        var bin = o.putArray("bin");
-        var n = o.putArray("n");
-        var conf = o.putArray("confidence");
-        var err = o.putArray("confidence_err");
-        var correct = o.putArray("correct");
+        List<Value> bin = new ArrayList<>();
+        List<Value> n = new ArrayList<>();
+        List<Value> conf = new ArrayList<>();
+        List<Value> err = new ArrayList<>();
+        List<Value> correct = new ArrayList<>();
         for (int b : used) {
-            bin.add(b);
-            n.add(count[b]);
-            conf.add(confidenceSum[b]);
-            err.add(confidenceErr[b]);
-            correct.add((long) correctSum[b]);
+            bin.add(Value.of(b));
+            n.add(Value.of(count[b]));
+            conf.add(Value.of(confidenceSum[b]));
+            err.add(Value.of(confidenceErr[b]));
+            correct.add(Value.of((long) correctSum[b]));
         }
-        return o;
+        return Value.object().put("bin", Value.array(bin)).put("n", Value.array(n)).put("confidence",
+                Value.array(conf)).put("confidence_err", Value.array(err)).put("correct", Value.array(correct)).build();
     }
 
-    /** Reads {@link #toJson()}. */
-    public static CalibrationBins fromJson(JsonNode o) {
+    /** Reads {@link #toValue()}. */
+    public static CalibrationBins of(Value o) {
         CalibrationBins c = new CalibrationBins();
-        JsonNode bin = o.get("bin");
+        Value bin = o.get("bin");
         for (int i = 0; i < bin.size(); i++) {
             int b = bin.get(i).asInt();
             if (b < 0 || b >= BINS) {

@@ -1,14 +1,12 @@
 package fsil.eval.metrics;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import fsil.api.FsilException;
 import fsil.api.Prediction;
 import fsil.core.calibration.ScoringRules;
 import fsil.core.calibration.TemperatureScaling;
 import fsil.eval.protocol.TaskOutcome;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -44,7 +42,7 @@ public final class CalibrationMetrics {
      * the mean over tasks with its interval (like episode accuracy). A unit stores the moments of its tasks' means as
      * exact sums, so the summary does not depend on how tasks were grouped into units.
      */
-    public static final class ProperScores implements Metric.Folding {
+    public static final class ProperScores implements Metric {
         public String id() {
             return "scores";
         }
@@ -61,14 +59,17 @@ public final class CalibrationMetrics {
 
         @Override
         public Accumulator accumulator() {
-            return new Accumulator() {
-                final ExactSum nll = new ExactSum();
-                final ExactSum nllSq = new ExactSum();
-                final ExactSum brier = new ExactSum();
-                final ExactSum brierSq = new ExactSum();
-                int n;
+            return new Scores();
+        }
 
-                public void add(TaskOutcome t) {
+        private static final class Scores implements Accumulator {
+            final ExactSum nll = new ExactSum();
+            final ExactSum nllSq = new ExactSum();
+            final ExactSum brier = new ExactSum();
+            final ExactSum brierSq = new ExactSum();
+            int n;
+
+                public void update(TaskOutcome t) {
                     int rows = t.truth().length;
                     if (rows == 0) {
                         return;
@@ -101,26 +102,29 @@ public final class CalibrationMetrics {
                     n++;
                 }
 
-                public JsonNode result() {
+                public void merge(Accumulator later) {
+                    Scores o = (Scores) later;
+                    nll.add(o.nll);
+                    nllSq.add(o.nllSq);
+                    brier.add(o.brier);
+                    brierSq.add(o.brierSq);
+                    n += o.n;
+                }
+
+                public Value result() {
                     if (n == 0) {
                         return null;
                     }
-                    ObjectNode o = Values.JSON.objectNode();
-                    o.put("tasks", n);
-                    o.set("nll", nll.toJson());
-                    o.set("nll_squares", nllSq.toJson());
-                    o.set("brier", brier.toJson());
-                    o.set("brier_squares", brierSq.toJson());
-                    return o;
+                    return Value.object().put("tasks", n).put("nll", nll.toValue()).put("nll_squares", nllSq.toValue())
+                            .put("brier", brier.toValue()).put("brier_squares", brierSq.toValue()).build();
                 }
-            };
         }
 
-        public void summarize(List<JsonNode> units, SummaryRows out) {
+        public void summarize(Iterable<Value> units, SummaryRows out) {
             long n = 0;
             ExactSum[] s = {new ExactSum(), new ExactSum(), new ExactSum(), new ExactSum()};
             String[] keys = {"nll", "nll_squares", "brier", "brier_squares"};
-            for (JsonNode u : units) {
+            for (Value u : units) {
                 n += u.get("tasks").asLong();
                 for (int k = 0; k < 4; k++) {
                     s[k].add(u.get(keys[k]));
@@ -143,7 +147,7 @@ public final class CalibrationMetrics {
      * cut (the test compares both). Three integers per micro-bin keep a unit's row small: on real features a unit of
      * 200 five-way episodes fills about 1,000 micro-bins.
      */
-    public static final class AdaptiveCalibration implements Metric.Folding {
+    public static final class AdaptiveCalibration implements Metric {
         public static final int MICRO_BINS = 1500;
         public static final int BINS = 15;
         /** One confidence in the stored gaps: 2^32. */
@@ -170,40 +174,51 @@ public final class CalibrationMetrics {
 
         @Override
         public Accumulator accumulator() {
-            long[] count = new long[MICRO_BINS];
-            long[] gap = new long[MICRO_BINS];
-            return new Accumulator() {
-                public void add(TaskOutcome t) {
-                    Prediction p = t.prediction();
-                    for (int i = 0; i < t.truth().length; i++) {
-                        int best = p.argmax(i);
-                        double confidence = p.probability(i, best);
-                        int m = microBin(confidence);
-                        count[m]++;
-                        gap[m] = Math.addExact(gap[m], (p.classAt(best) == t.truth()[i] ? (long) UNIT : 0)
-                                - Math.round(confidence * UNIT));
-                    }
-                }
+            return new MicroBins();
+        }
 
-                public JsonNode result() {
-                    ObjectNode o = Values.JSON.objectNode();
-                    ArrayNode bin = o.putArray("bin");
-                    ArrayNode n = o.putArray("n");
-                    ArrayNode g = o.putArray("gap");
-                    for (int m = 0; m < MICRO_BINS; m++) {
-                        if (count[m] > 0) {
-                            bin.add(m);
-                            n.add(count[m]);
-                            g.add(gap[m]);
-                        }
-                    }
-                    return o;
+        private static final class MicroBins implements Accumulator {
+            final long[] count = new long[MICRO_BINS];
+            final long[] gap = new long[MICRO_BINS];
+
+            public void update(TaskOutcome t) {
+                Prediction p = t.prediction();
+                for (int i = 0; i < t.truth().length; i++) {
+                    int best = p.argmax(i);
+                    double confidence = p.probability(i, best);
+                    int m = microBin(confidence);
+                    count[m]++;
+                    gap[m] = Math.addExact(gap[m], (p.classAt(best) == t.truth()[i] ? (long) UNIT : 0)
+                            - Math.round(confidence * UNIT));
                 }
-            };
+            }
+
+            public void merge(Accumulator later) {
+                MicroBins o = (MicroBins) later;
+                for (int m = 0; m < MICRO_BINS; m++) {
+                    count[m] += o.count[m];
+                    gap[m] = Math.addExact(gap[m], o.gap[m]);
+                }
+            }
+
+            public Value result() {
+                List<Value> bin = new ArrayList<>();
+                List<Value> n = new ArrayList<>();
+                List<Value> g = new ArrayList<>();
+                for (int m = 0; m < MICRO_BINS; m++) {
+                    if (count[m] > 0) {
+                        bin.add(Value.of(m));
+                        n.add(Value.of(count[m]));
+                        g.add(Value.of(gap[m]));
+                    }
+                }
+                return Value.object().put("bin", Value.array(bin)).put("n", Value.array(n)).put("gap", Value.array(g))
+                        .build();
+            }
         }
 
         /** The equal-mass ECE of the pooled micro-bins of a group's units; NaN without predictions. */
-        public static double adaptiveEce(List<JsonNode> units) {
+        public static double adaptiveEce(Iterable<Value> units) {
             long[] count = new long[MICRO_BINS];
             long[] gap = new long[MICRO_BINS];
             pool(units, count, gap);
@@ -211,11 +226,11 @@ public final class CalibrationMetrics {
         }
 
         /** Adds the micro-bins of the units to {@code count} and {@code gap}. */
-        private static void pool(List<JsonNode> units, long[] count, long[] gap) {
-            for (JsonNode u : units) {
-                JsonNode bin = u.get("bin");
-                JsonNode n = u.get("n");
-                JsonNode g = u.get("gap");
+        private static void pool(Iterable<Value> units, long[] count, long[] gap) {
+            for (Value u : units) {
+                Value bin = u.get("bin");
+                Value n = u.get("n");
+                Value g = u.get("gap");
                 if (g == null) {
                     throw new FsilException("a calibration_fine value without gaps: units.csv rows of the micro-bin "
                             + "encoding before commit 5096290 (2026-11-26) are no longer read; re-run them");
@@ -256,7 +271,7 @@ public final class CalibrationMetrics {
             return ece;
         }
 
-        public void summarize(List<JsonNode> units, SummaryRows out) {
+        public void summarize(Iterable<Value> units, SummaryRows out) {
             long[] count = new long[MICRO_BINS];
             long[] gap = new long[MICRO_BINS];
             pool(units, count, gap);
@@ -275,7 +290,7 @@ public final class CalibrationMetrics {
      * sums per grid point, so a fit over units is a fit over all their predictions. Not a service: the calibration
      * run adds it.
      */
-    public static final class TemperatureCurve implements Metric.Folding {
+    public static final class TemperatureCurve implements Metric {
         public static final int GRID = 281;
         static final double U_MIN = Math.log(1e-4);
         static final double U_MAX = Math.log(1e3);
@@ -304,65 +319,74 @@ public final class CalibrationMetrics {
 
         @Override
         public Accumulator accumulator() {
-            ExactSum[] nll = new ExactSum[GRID];
-            for (int j = 0; j < GRID; j++) {
-                nll[j] = new ExactSum();
-            }
-            ExactSum raw = new ExactSum();
-            double[] beta = new double[GRID];
-            for (int j = 0; j < GRID; j++) {
-                beta[j] = Math.exp(u(j));
-            }
-            return new Accumulator() {
-                long n;
+            return new Curve();
+        }
 
-                public void add(TaskOutcome t) {
-                    Prediction p = t.prediction();
-                    double[] prob = p.rawProbabilities();
-                    int c = p.numClasses();
-                    int[] col = columns(p, t.truth());
-                    double[] logs = new double[c];
-                    for (int i = 0; i < col.length; i++) {
-                        double max = Double.NEGATIVE_INFINITY;
+        private static final class Curve implements Accumulator {
+            final ExactSum[] nll = new ExactSum[GRID];
+            final ExactSum raw = new ExactSum();
+            final double[] beta = new double[GRID];
+            long n;
+
+            Curve() {
+                for (int j = 0; j < GRID; j++) {
+                    nll[j] = new ExactSum();
+                    beta[j] = Math.exp(u(j));
+                }
+            }
+
+            public void update(TaskOutcome t) {
+                Prediction p = t.prediction();
+                double[] prob = p.rawProbabilities();
+                int c = p.numClasses();
+                int[] col = columns(p, t.truth());
+                double[] logs = new double[c];
+                for (int i = 0; i < col.length; i++) {
+                    double max = Double.NEGATIVE_INFINITY;
+                    for (int k = 0; k < c; k++) {
+                        logs[k] = Math.log(Math.max(prob[i * c + k], TemperatureScaling.FLOOR));
+                        max = Math.max(max, logs[k]);
+                    }
+                    double ly = col[i] >= 0 ? logs[col[i]] : Math.log(TemperatureScaling.FLOOR);
+                    raw.add(-ly);
+                    for (int j = 0; j < GRID; j++) {
+                        double s = 0;
                         for (int k = 0; k < c; k++) {
-                            logs[k] = Math.log(Math.max(prob[i * c + k], TemperatureScaling.FLOOR));
-                            max = Math.max(max, logs[k]);
+                            s += Math.exp(beta[j] * (logs[k] - max));
                         }
-                        double ly = col[i] >= 0 ? logs[col[i]] : Math.log(TemperatureScaling.FLOOR);
-                        raw.add(-ly);
-                        for (int j = 0; j < GRID; j++) {
-                            double s = 0;
-                            for (int k = 0; k < c; k++) {
-                                s += Math.exp(beta[j] * (logs[k] - max));
-                            }
-                            nll[j].add(Math.log(s) - beta[j] * (ly - max));
-                        }
-                        n++;
+                        nll[j].add(Math.log(s) - beta[j] * (ly - max));
                     }
+                    n++;
                 }
+            }
 
-                public JsonNode result() {
-                    ObjectNode o = Values.JSON.objectNode();
-                    o.put("n", n);
-                    o.set("nll_raw", raw.toJson());
-                    ArrayNode a = o.putArray("nll");
-                    for (ExactSum s : nll) {
-                        a.add(s.toJson());
-                    }
-                    return o;
+            public void merge(Accumulator later) {
+                Curve o = (Curve) later;
+                n += o.n;
+                raw.add(o.raw);
+                for (int j = 0; j < GRID; j++) {
+                    nll[j].add(o.nll[j]);
                 }
-            };
+            }
+
+            public Value result() {
+                List<Value> a = new ArrayList<>(GRID);
+                for (ExactSum s : nll) {
+                    a.add(s.toValue());
+                }
+                return Value.object().put("n", n).put("nll_raw", raw.toValue()).put("nll", Value.array(a)).build();
+            }
         }
 
         /** The temperature minimising the pooled mean NLL of a group's units. */
-        public static Fit fit(List<JsonNode> units) {
+        public static Fit fit(Iterable<Value> units) {
             long n = 0;
             ExactSum raw = new ExactSum();
             ExactSum[] nll = new ExactSum[GRID];
             for (int j = 0; j < GRID; j++) {
                 nll[j] = new ExactSum();
             }
-            for (JsonNode u : units) {
+            for (Value u : units) {
                 n += u.get("n").asLong();
                 raw.add(u.get("nll_raw"));
                 for (int j = 0; j < GRID; j++) {
@@ -400,7 +424,7 @@ public final class CalibrationMetrics {
             return new Fit(Math.exp(-uStar), false, n, raw.value() / n, after);
         }
 
-        public void summarize(List<JsonNode> units, SummaryRows out) {
+        public void summarize(Iterable<Value> units, SummaryRows out) {
             Fit fit = fit(units);
             out.add("temperature", fit.temperature(), (int) fit.n());
             out.add("temperature_at_bound", fit.atBound() ? 1 : 0, (int) fit.n());

@@ -1,8 +1,5 @@
 package fsil.eval.metrics;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-
 /**
  * A sum kept as a double-double (Knuth's TwoSum; relative error about 1e-32), so that totals pooled over units are
  * the same however the tasks were grouped into units, threads or engines: the rounded result does not depend on the
@@ -35,12 +32,12 @@ public final class ExactSum {
     }
 
     /** [hi, lo] for a unit's stored value. */
-    public ArrayNode toJson() {
-        return Values.JSON.arrayNode().add(hi).add(lo);
+    public Value toValue() {
+        return Value.array(new double[]{hi, lo});
     }
 
     /** Adds a stored [hi, lo]. */
-    public void add(JsonNode stored) {
+    public void add(Value stored) {
         add(stored.get(0).asDouble(), stored.get(1).asDouble());
     }
 }

@@ -32,27 +32,34 @@ public record MeanCi(double mean, double std, double ci95, double ci95t, int n) 
     }
 
     public static MeanCi of(double[] values) {
-        int n = values.length;
+        return of(DoubleSource.of(values));
+    }
+
+    /**
+     * Two passes over the values (the mean, then the squared deviations from it), each adding in the source's
+     * order: the same doubles as over an array of the values, without holding them.
+     */
+    public static MeanCi of(DoubleSource values) {
+        long[] count = {0};
+        double[] sum = {0};
+        values.forEach(v -> {
+            count[0]++;
+            sum[0] += v;
+        });
+        long n = count[0];
         if (n == 0) {
             return new MeanCi(Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0);
         }
-        // Two-pass for accuracy.
-        double mean = 0;
-        for (double v : values) {
-            mean += v;
-        }
-        mean /= n;
-        double ss = 0;
-        for (double v : values) {
-            ss += (v - mean) * (v - mean);
-        }
-        double std = Math.sqrt(ss / n);
+        double mean = sum[0] / n;
+        double[] ss = {0};
+        values.forEach(v -> ss[0] += (v - mean) * (v - mean));
+        double std = Math.sqrt(ss[0] / n);
         double ci = 1.96 * std / Math.sqrt(n);
         double cit = Double.NaN;
         if (n >= 2) {
-            double sem = Math.sqrt(ss / (n - 1)) / Math.sqrt(n);
+            double sem = Math.sqrt(ss[0] / (n - 1)) / Math.sqrt(n);
             cit = TDistribution.of(n - 1).inverseCumulativeProbability(0.975) * sem;
         }
-        return new MeanCi(mean, std, ci, cit, n);
+        return new MeanCi(mean, std, ci, cit, Math.toIntExact(n));
     }
 }

@@ -1,20 +1,20 @@
 package fsil.eval.metrics;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import fsil.api.Plugin;
 import fsil.eval.protocol.TaskOutcome;
 
-import java.util.List;
+import java.util.Map;
 
 /**
- * A named measurement of what methods do on tasks, as Avalanche's metric objects: {@link #measure} says what one
- * unit (a block of episodes, or an incremental stream) contributes, stored under {@link #id()} in the unit's row
- * of {@code units.csv}; {@link #summarize} turns the stored values of a group (one method on one dataset in one
- * setting) into rows of {@code summary.csv}. Summaries are rebuilt from the store alone, so a metric must need
- * nothing but what it stored. Most metrics store one value per task ({@link PerTask}); a metric that only needs
- * totals (e.g. calibration bins) pools them per unit. The runner measures a unit task by task through
- * {@link #accumulator()}, so a unit's predictions are not kept until it ends. A metric is a plugin: list it in
- * {@code META-INF/services/fsil.eval.metrics.Metric}; {@code fsil metrics} lists them.
+ * A named measurement of what methods do on tasks, as Avalanche's metric objects. A metric is one accumulator shape
+ * and one summary: {@link #accumulator()} is updated with each task of a unit as it ends (so a unit never keeps its
+ * tasks' predictions), merged when a unit's tasks were measured in parts, and its {@link Accumulator#result()} is
+ * stored under {@link #id()} in the unit's row of {@code units.csv}; {@link #summarize} turns the stored values of a
+ * group (one method on one dataset in one setting) into rows of {@code summary.csv}. Summaries are rebuilt from the
+ * store alone, so a metric needs nothing but what it stored; and a group's values are streamed from the store, so a
+ * summary that keeps one number per task, not per unit, grows with the run (use {@link MeanCi#of(DoubleSource)}).
+ * A metric is a plugin: list it in {@code META-INF/services/fsil.eval.metrics.Metric}; {@code fsil metrics} lists
+ * them. {@code fsil.testkit.MetricConformance} checks the contract.
  */
 public interface Metric extends Plugin {
     /** Suffix of the stored values and summary rows of a metric on temperature-scaled probabilities. */
@@ -29,51 +29,34 @@ public interface Metric extends Plugin {
         return "metric";
     }
 
-    /** What a unit's tasks contribute (a number, an array, an object), or null when the metric does not apply. */
-    JsonNode measure(List<TaskOutcome> tasks);
+    /** A fresh accumulator: the value of no task yet. */
+    Accumulator accumulator();
 
     /**
-     * What {@link #measure} gives for a unit, folded task by task as the unit runs (Avalanche's update/result), so
-     * the unit need not keep its tasks' predictions: each task's data is measured while it is still in the cache,
-     * and a unit's memory does not grow with its size. The default keeps the tasks and calls {@link #measure}; a
-     * metric that overrides it must give the same value as {@link #measure} over the same tasks in the same order.
+     * One unit's value of a metric, built task by task (Avalanche's update/result). Not thread-safe: one unit's
+     * tasks are measured in order.
      */
-    default Accumulator accumulator() {
-        List<TaskOutcome> tasks = new java.util.ArrayList<>();
-        return new Accumulator() {
-            public void add(TaskOutcome task) {
-                tasks.add(task);
-            }
-
-            public JsonNode result() {
-                return measure(tasks);
-            }
-        };
-    }
-
-    /** One unit's value of a metric, built task by task: {@link #add} each task in order, then {@link #result}. */
     interface Accumulator {
-        void add(TaskOutcome task);
+        /** Adds the next task. */
+        void update(TaskOutcome task);
 
-        /** What the tasks added contribute (as {@link Metric#measure}), or null when the metric does not apply. */
-        JsonNode result();
+        /**
+         * Adds the tasks that {@code later}, an accumulator of the same metric, was updated with: they follow this
+         * one's tasks (e.g. a unit measured in parts by the workers of a distributed engine). The result must equal
+         * that of one accumulator updated with all the tasks in order.
+         */
+        void merge(Accumulator later);
+
+        /** What the tasks contribute, stored in the unit's row; null when the metric does not apply to them. */
+        Value result();
     }
 
-    /** A metric defined by its {@link #accumulator()}: {@link #measure} folds the tasks through a fresh one. */
-    interface Folding extends Metric {
-        @Override
-        Accumulator accumulator();
-
-        @Override
-        default JsonNode measure(List<TaskOutcome> tasks) {
-            Accumulator a = accumulator();
-            tasks.forEach(a::add);
-            return a.result();
-        }
-    }
-
-    /** Summary rows of a group from the values {@link #measure} stored for its units, in unit order. */
-    void summarize(List<JsonNode> units, SummaryRows out);
+    /**
+     * Summary rows of a group from the values its successful units stored (units where the metric did not apply
+     * left out), in unit order. {@code units} may be iterated more than once, each time in the same order (it reads
+     * the store again): a two-pass mean and deviation costs no memory per task.
+     */
+    void summarize(Iterable<Value> units, SummaryRows out);
 
     /**
      * Whether the metric reads the predicted probabilities (calibration, scoring rules), not only the predicted
@@ -85,57 +68,11 @@ public interface Metric extends Plugin {
     }
 
     /**
-     * The per-task numbers this metric's value of one unit holds, by name, one per task of the unit (NaN where
-     * none): what paired comparisons of methods on identical tasks use (e.g. {@code episode_acc},
+     * The per-task numbers this metric's value of one unit holds, by summary-row name, one per task of the unit (NaN
+     * where none): what paired comparisons of methods on identical tasks use (e.g. {@code episode_acc},
      * {@code final_acc}). Empty when the metric has none.
      */
-    default java.util.Map<String, double[]> perTask(JsonNode unit) {
-        return java.util.Map.of();
-    }
-
-    /**
-     * A metric with one value per task: a unit stores the array of its tasks' values (null where it does not
-     * apply), and the summary sees the values of every task of the group in task order.
-     */
-    interface PerTask extends Folding {
-
-        /** What one task contributes, or null when the metric does not apply to it. */
-        JsonNode measure(TaskOutcome task);
-
-        /** Summary rows from the values of the group's tasks (those where the metric applied), in task order. */
-        void summarizeTasks(List<JsonNode> values, SummaryRows out);
-
-        @Override
-        default Accumulator accumulator() {
-            var values = Values.JSON.arrayNode();
-            return new Accumulator() {
-                boolean any;
-
-                public void add(TaskOutcome task) {
-                    JsonNode v = measure(task);
-                    values.add(v == null ? com.fasterxml.jackson.databind.node.NullNode.instance : v);
-                    any |= v != null;
-                }
-
-                public JsonNode result() {
-                    return any ? values : null;
-                }
-            };
-        }
-
-        @Override
-        default void summarize(List<JsonNode> units, SummaryRows out) {
-            List<JsonNode> values = new java.util.ArrayList<>();
-            for (JsonNode u : units) {
-                u.forEach(v -> {
-                    if (!v.isNull()) {
-                        values.add(v);
-                    }
-                });
-            }
-            if (!values.isEmpty()) {
-                summarizeTasks(values, out);
-            }
-        }
+    default Map<String, double[]> perTask(Value unit) {
+        return Map.of();
     }
 }

@@ -94,13 +94,14 @@ public final class Report {
 
     static void write(Path dir, List<UnitRecord> records, List<Metric> metrics, SettingOptions settings,
                       List<UnitStore.Invalid> invalid, Path cacheDir) {
-        Table summary = Summary.summarize(records, metrics, settings);
+        List<Summary.Group> groups = Summary.groups(records); // one pass over the rows, for every table
+        Table summary = Summary.summarizeGroups(groups, metrics, settings);
         writeCsv(dir.resolve(SUMMARY), summary);
-        writeCsv(dir.resolve(A_MATRIX), Summary.aMatrix(records));
-        writeCsv(dir.resolve(RELIABILITY), Summary.reliability(records));
+        writeCsv(dir.resolve(A_MATRIX), Summary.aMatrixOf(groups));
+        writeCsv(dir.resolve(RELIABILITY), Summary.reliabilityOf(groups));
         plotly(dir, cacheDir);
         String title = dir.toAbsolutePath().getFileName() == null ? "run" : dir.toAbsolutePath().getFileName().toString();
-        AtomicFiles.writeString(dir.resolve(HTML), html(title, dir, records, metrics, summary, invalid));
+        AtomicFiles.writeString(dir.resolve(HTML), html(title, dir, records, groups, metrics, summary, invalid));
     }
 
     static void writeCsv(Path file, Table t) {
@@ -214,12 +215,12 @@ public final class Report {
     }
 
     /** The report page: per dataset and setting, a headline table and the figures of the protocol. */
-    static String html(String title, Path dir, List<UnitRecord> records, List<Metric> metrics, Table summary,
-                       List<UnitStore.Invalid> invalid) {
+    static String html(String title, Path dir, List<UnitRecord> records, List<Summary.Group> all,
+                       List<Metric> metrics, Table summary, List<UnitStore.Invalid> invalid) {
         Page page = new Page(title);
         page.h1("fsil report: " + title);
-        int tasks = records.stream().mapToInt(UnitRecord::tasks).sum();
-        int failed = records.stream().filter(r -> !r.ok()).mapToInt(UnitRecord::tasks).sum();
+        int tasks = all.stream().mapToInt(Summary.Group::tasks).sum();
+        int failed = all.stream().mapToInt(Summary.Group::failedTasks).sum();
         page.p(tasks + " tasks (episodes or runs), " + failed + " failed."
                 + (failed > 0 ? " Failed units are listed at the end." : ""));
         page.raw("<p class=\"units\">" + Html.text(UNITS) + "</p>");
@@ -229,8 +230,9 @@ public final class Report {
                     + new UnitStore.Contents(List.of(), invalid).describeInvalid(10)
                     + ". 'fsil run --resume' recomputes them.") + "</p>");
         }
+        boolean scaled = all.stream().anyMatch(g -> g.has("calibration" + Metric.TEMPERATURE_SCALED));
         Map<List<String>, List<Summary.Group>> bySetting = new LinkedHashMap<>();
-        for (Summary.Group g : Summary.groups(records)) {
+        for (Summary.Group g : all) {
             bySetting.computeIfAbsent(List.of(g.dataset(), g.protocol(), g.setting()), k -> new ArrayList<>()).add(g);
         }
         for (Map.Entry<List<String>, List<Summary.Group>> e : bySetting.entrySet()) {
@@ -238,12 +240,13 @@ public final class Report {
             String setting = e.getKey().get(2);
             List<Summary.Group> groups = e.getValue();
             boolean incremental = groups.stream().anyMatch(Summary.Group::incremental);
-            boolean oneStep = incremental && groups.stream().allMatch(g -> g.values("a_matrix").stream()
-                    .allMatch(u -> u.get(0) == null || u.get(0).size() <= 1));
-            boolean relative = groups.stream().anyMatch(g -> !g.values("relative_acc").isEmpty());
+            boolean oneStep = incremental && groups.stream().allMatch(g -> java.util.stream.StreamSupport
+                    .stream(g.values("a_matrix").spliterator(), false)
+                    .allMatch(u -> u.size() == 0 || u.get(0).size() <= 1));
+            boolean relative = groups.stream().anyMatch(g -> g.has("relative_acc"));
             page.h2(dataset + " / " + e.getKey().get(1) + " / " + setting);
             page.raw(headlineTable(summary, dataset, setting, groups, incremental && !oneStep, relative, oneStep,
-                    Summary.scaled(records)));
+                    scaled));
             String ctx = " (" + dataset + ", " + setting + ")";
             if (!incremental) {
                 bars(page, summary, dataset, setting, groups, "episode_acc", "episode accuracy" + ctx);
@@ -272,7 +275,7 @@ public final class Report {
         }
         classSweeps(page, summary);
         selection(page, dir);
-        comparison(page, records, metrics);
+        comparison(page, records, all, metrics);
         if (failed > 0) {
             page.h2("Failed units");
             StringBuilder sb = new StringBuilder("<table><tr><th>method</th><th>dataset</th><th>setting</th>"
@@ -330,11 +333,13 @@ public final class Report {
     }
 
     /** Per protocol, paired statistics and ranks when some dataset and setting holds two or more methods. */
-    private static void comparison(Page page, List<UnitRecord> records, List<Metric> metrics) {
-        Map<String, List<UnitRecord>> byProtocol = new java.util.TreeMap<>();
-        records.forEach(r -> byProtocol.computeIfAbsent(r.protocol(), k -> new ArrayList<>()).add(r));
-        for (Map.Entry<String, List<UnitRecord>> e : byProtocol.entrySet()) {
-            boolean pairs = Summary.groups(e.getValue()).stream()
+    private static void comparison(Page page, List<UnitRecord> records, List<Summary.Group> all,
+                                   List<Metric> metrics) {
+        // which protocols have pairs, from the groups (views of the rows): a run of one method holds no rows here
+        Map<String, List<Summary.Group>> byProtocol = new java.util.TreeMap<>();
+        all.forEach(g -> byProtocol.computeIfAbsent(g.protocol(), k -> new ArrayList<>()).add(g));
+        for (Map.Entry<String, List<Summary.Group>> e : byProtocol.entrySet()) {
+            boolean pairs = e.getValue().stream()
                     .collect(java.util.stream.Collectors.groupingBy(g -> List.of(g.dataset(), g.setting()),
                             java.util.stream.Collectors.counting()))
                     .values().stream().anyMatch(n -> n >= 2);
@@ -343,7 +348,8 @@ public final class Report {
             }
             page.h2("Comparison (" + e.getKey() + ")");
             try {
-                Comparison c = Comparison.of(e.getValue(), metrics, null, null);
+                List<UnitRecord> rows = records.stream().filter(r -> r.protocol().equals(e.getKey())).toList();
+                Comparison c = Comparison.of(rows, metrics, null, null);
                 page.raw(CompareReport.html(c, "fig" + page.nextFigure()));
                 page.p("The same tables as CSV, other metrics or a baseline: fsil compare <run directory> "
                         + "[--baseline LABEL] [--metric NAME].");

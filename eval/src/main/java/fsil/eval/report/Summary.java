@@ -1,11 +1,12 @@
 package fsil.eval.report;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import fsil.eval.metrics.BuiltinMetrics;
 import fsil.eval.metrics.CalibrationBins;
 import fsil.eval.metrics.MeanCi;
 import fsil.eval.metrics.Metric;
 import fsil.eval.metrics.SummaryRows;
+import fsil.eval.metrics.TaskValues;
+import fsil.eval.metrics.Value;
 import fsil.eval.store.UnitRecord;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.IntColumn;
@@ -33,66 +34,89 @@ public final class Summary {
     private Summary() {
     }
 
-    /** The rows of one method on one dataset in one protocol setting, in unit order. */
-    public record Group(String method, String dataset, String protocol, String setting, List<UnitRecord> units) {
+    /**
+     * The rows of one method on one dataset in one protocol setting, in unit order: a view of the run's rows (which
+     * may be read from the store on each pass), so a group costs an index per unit, not its rows.
+     */
+    public record Group(String method, String dataset, String protocol, String setting, List<UnitRecord> units,
+                        java.util.Set<String> stored, int tasks, int failedTasks) {
 
-        public List<UnitRecord> ok() {
-            return units.stream().filter(UnitRecord::ok).toList();
+        /**
+         * @param stored      the metrics that the group's successful units stored
+         * @param tasks       the tasks (episodes, runs) of its units
+         * @param failedTasks those of its failed units
+         *                    (all three found while grouping: asking for them costs no pass over the rows)
+         */
+        public Group {
+            stored = java.util.Set.copyOf(stored);
         }
 
-        public int tasks() {
-            return units.stream().mapToInt(UnitRecord::tasks).sum();
+        /** The successful units, in unit order. */
+        public Iterable<UnitRecord> ok() {
+            return () -> units.stream().filter(UnitRecord::ok).iterator();
         }
 
-        public int failedTasks() {
-            return units.stream().filter(u -> !u.ok()).mapToInt(UnitRecord::tasks).sum();
+        /**
+         * What a metric stored in the group's successful units, in unit order (units where it did not apply left
+         * out); each pass goes through the rows again.
+         */
+        public Iterable<Value> values(String metric) {
+            return () -> units.stream().filter(UnitRecord::ok).map(u -> u.value(metric))
+                    .filter(java.util.Objects::nonNull).iterator();
         }
 
-        /** What a metric stored in the group's successful units, in unit order (units where it did not apply left out). */
-        public List<JsonNode> values(String metric) {
-            List<JsonNode> out = new ArrayList<>();
-            for (UnitRecord u : ok()) {
-                JsonNode v = u.metric(metric);
-                if (v != null) {
-                    out.add(v);
-                }
-            }
-            return out;
-        }
-
-        /** The values of a per-task metric, task by task over the group's successful units. */
-        public List<JsonNode> taskValues(String metric) {
-            List<JsonNode> out = new ArrayList<>();
-            for (JsonNode u : values(metric)) {
-                u.forEach(v -> {
-                    if (!v.isNull()) {
-                        out.add(v);
-                    }
-                });
-            }
-            return out;
+        /** Whether a metric stored anything in the group. */
+        public boolean has(String metric) {
+            return stored.contains(metric);
         }
 
         /** Whether the group's tasks are incremental streams. */
         public boolean incremental() {
-            return !values("acc_seen").isEmpty();
+            return has("acc_seen");
         }
     }
 
     /** Rows grouped and sorted deterministically: groups by dataset, protocol, setting, method; units by index. */
     public static List<Group> groups(List<UnitRecord> records) {
-        Map<List<String>, List<UnitRecord>> m = new LinkedHashMap<>();
+        // one pass over the rows, keeping each row's position and unit index (not the row)
+        Map<List<String>, List<long[]>> m = new LinkedHashMap<>();
+        Map<List<String>, java.util.Set<String>> stored = new java.util.HashMap<>();
+        Map<List<String>, int[]> tasks = new java.util.HashMap<>(); // tasks, failed tasks
+        int i = 0;
         for (UnitRecord r : records) {
-            m.computeIfAbsent(List.of(r.dataset(), r.protocol(), r.setting(), r.method()), k -> new ArrayList<>()).add(r);
+            List<String> key = List.of(r.dataset(), r.protocol(), r.setting(), r.method());
+            m.computeIfAbsent(key, k -> new ArrayList<>()).add(new long[]{r.unit(), i++});
+            int[] t = tasks.computeIfAbsent(key, k -> new int[2]);
+            t[0] += r.tasks();
+            t[1] += r.ok() ? 0 : r.tasks();
+            java.util.Set<String> names = stored.computeIfAbsent(key, k -> new java.util.HashSet<>());
+            if (r.ok()) {
+                r.metrics().fields().forEachRemaining(f -> {
+                    if (!f.getValue().isNull()) {
+                        names.add(f.getKey());
+                    }
+                });
+            }
         }
         List<List<String>> keys = new ArrayList<>(m.keySet());
         keys.sort(Comparator.comparing((List<String> k) -> k.get(0)).thenComparing(k -> k.get(1))
                 .thenComparing(k -> k.get(2)).thenComparing(k -> k.get(3)));
         List<Group> out = new ArrayList<>();
         for (List<String> k : keys) {
-            List<UnitRecord> v = new ArrayList<>(m.get(k));
-            v.sort(Comparator.comparingInt(UnitRecord::unit));
-            out.add(new Group(k.get(3), k.get(0), k.get(1), k.get(2), v));
+            List<long[]> v = m.get(k);
+            v.sort(Comparator.comparingLong(x -> x[0])); // stable: as List.sort of the rows by unit
+            int[] at = v.stream().mapToInt(x -> (int) x[1]).toArray();
+            List<UnitRecord> units = new java.util.AbstractList<>() {
+                public UnitRecord get(int j) {
+                    return records.get(at[j]);
+                }
+
+                public int size() {
+                    return at.length;
+                }
+            };
+            out.add(new Group(k.get(3), k.get(0), k.get(1), k.get(2), units, stored.get(k), tasks.get(k)[0],
+                    tasks.get(k)[1]));
         }
         return out;
     }
@@ -117,9 +141,14 @@ public final class Summary {
      * when every value is one, else numbers when every value is one, else text; missing where a setting lacks it.
      */
     public static Table summarize(List<UnitRecord> records, List<Metric> metrics, SettingOptions settings) {
-        Table t = longSummary(records, metrics);
+        return summarizeGroups(groups(records), metrics, settings);
+    }
+
+    /** As {@link #summarize(List, List, SettingOptions)}, of rows already grouped (each pass reads them again). */
+    public static Table summarizeGroups(List<Group> groups, List<Metric> metrics, SettingOptions settings) {
+        Table t = longSummary(groups, metrics);
         List<String> names = new ArrayList<>();
-        for (Group g : groups(records)) {
+        for (Group g : groups) {
             for (String name : settings.of(g.protocol(), g.setting()).keySet()) {
                 if (!names.contains(name)) {
                     names.add(name);
@@ -189,9 +218,9 @@ public final class Summary {
         return c;
     }
 
-    private static Table longSummary(List<UnitRecord> records, List<Metric> metrics) {
+    private static Table longSummary(List<Group> groups, List<Metric> metrics) {
         Table t = emptySummary();
-        for (Group g : groups(records)) {
+        for (Group g : groups) {
             SummaryRows out = (metric, step, classes, v) -> {
                 t.stringColumn("method").append(g.method());
                 t.stringColumn("dataset").append(g.dataset());
@@ -217,15 +246,12 @@ public final class Summary {
             out.add("units", g.tasks(), g.tasks());
             out.add("failed_units", g.failedTasks(), g.tasks());
             for (Metric m : metrics) {
-                List<JsonNode> values = g.values(m.id());
-                if (!values.isEmpty()) {
-                    m.summarize(values, out);
+                if (g.has(m.id())) {
+                    m.summarize(g.values(m.id()), out);
                 }
-                List<JsonNode> scaled = m.usesProbabilities() ? g.values(m.id() + Metric.TEMPERATURE_SCALED)
-                        : List.of();
-                if (!scaled.isEmpty()) {
-                    m.summarize(scaled, (metric, step, classes, v) -> out.add(metric + Metric.TEMPERATURE_SCALED,
-                            step, classes, v));
+                if (m.usesProbabilities() && g.has(m.id() + Metric.TEMPERATURE_SCALED)) {
+                    m.summarize(g.values(m.id() + Metric.TEMPERATURE_SCALED), (metric, step, classes, v) ->
+                            out.add(metric + Metric.TEMPERATURE_SCALED, step, classes, v));
                 }
             }
         }
@@ -234,25 +260,32 @@ public final class Summary {
 
     /** Mean accuracy matrix over runs: method, dataset, setting, step, experience, value, n. */
     public static Table aMatrix(List<UnitRecord> records) {
+        return aMatrixOf(groups(records));
+    }
+
+    /** As {@link #aMatrix(List)}, of rows already grouped. */
+    public static Table aMatrixOf(List<Group> groups) {
         Table t = Table.create("a_matrix", StringColumn.create("method"), StringColumn.create("dataset"),
                 StringColumn.create("setting"), IntColumn.create("step"), IntColumn.create("experience"),
                 DoubleColumn.create("value"), IntColumn.create("n"));
-        for (Group g : groups(records)) {
+        for (Group g : groups) {
+            if (!g.has("a_matrix")) {
+                continue; // no rows, and no pass over the group's rows
+            }
+            Iterable<Value> streams = TaskValues.of(g.values("a_matrix"));
             double[][] mean = meanMatrix(g);
             for (int s = 0; s < mean.length; s++) {
                 for (int k = 0; k <= s; k++) {
                     final int ss = s;
                     final int kk = k;
-                    double[] v = g.taskValues("a_matrix").stream()
-                            .mapToDouble(a -> BuiltinMetrics.AccuracyMatrix.read(a)[ss][kk])
-                            .filter(x -> !Double.isNaN(x)).toArray();
+                    MeanCi v = MeanCi.of(TaskValues.numbers(streams, a -> a.get(ss).get(kk).asDouble()).finite());
                     t.stringColumn("method").append(g.method());
                     t.stringColumn("dataset").append(g.dataset());
                     t.stringColumn("setting").append(g.setting());
                     t.intColumn("step").append(s);
                     t.intColumn("experience").append(k);
-                    t.doubleColumn("value").append(MeanCi.of(v).mean());
-                    t.intColumn("n").append(v.length);
+                    t.doubleColumn("value").append(v.mean());
+                    t.intColumn("n").append(v.n());
                 }
             }
         }
@@ -261,23 +294,7 @@ public final class Summary {
 
     /** The mean of a group's accuracy matrices over the steps all runs have (NaN above the diagonal). */
     public static double[][] meanMatrix(Group g) {
-        List<double[][]> all = g.taskValues("a_matrix").stream().map(BuiltinMetrics.AccuracyMatrix::read).toList();
-        int steps = all.stream().mapToInt(a -> a.length).min().orElse(0);
-        double[][] z = new double[steps][steps];
-        for (int t = 0; t < steps; t++) {
-            for (int k = 0; k < steps; k++) {
-                double s = 0;
-                int n = 0;
-                for (double[][] a : all) {
-                    if (k <= t && !Double.isNaN(a[t][k])) {
-                        s += a[t][k];
-                        n++;
-                    }
-                }
-                z[t][k] = n == 0 ? Double.NaN : s / n;
-            }
-        }
-        return z;
+        return BuiltinMetrics.AccuracyMatrix.mean(g.values("a_matrix"));
     }
 
     /** Calibration bins of a group's tasks, pooled (null when none stored). */
@@ -287,17 +304,22 @@ public final class Summary {
 
     /** The pooled bins of the raw or the temperature-scaled probabilities; null when none were stored. */
     public static CalibrationBins pooledBins(Group g, boolean scaled) {
-        List<JsonNode> values = g.values("calibration" + (scaled ? Metric.TEMPERATURE_SCALED : ""));
-        return values.isEmpty() ? null : BuiltinMetrics.Calibration.pooled(values);
+        String metric = "calibration" + (scaled ? Metric.TEMPERATURE_SCALED : "");
+        return g.has(metric) ? BuiltinMetrics.Calibration.pooled(g.values(metric)) : null;
     }
 
     /** Reliability-diagram data: per bin, count, mean confidence and accuracy, pooled over tasks. */
     public static Table reliability(List<UnitRecord> records) {
+        return reliabilityOf(groups(records));
+    }
+
+    /** As {@link #reliability(List)}, of rows already grouped. */
+    public static Table reliabilityOf(List<Group> groups) {
         Table t = Table.create("reliability", StringColumn.create("method"), StringColumn.create("dataset"),
                 StringColumn.create("setting"), IntColumn.create("bin"), DoubleColumn.create("lower"),
                 DoubleColumn.create("upper"), IntColumn.create("count"), DoubleColumn.create("confidence"),
                 DoubleColumn.create("accuracy"), StringColumn.create("probabilities"));
-        for (Group g : groups(records)) {
+        for (Group g : groups) {
           for (boolean scaled : new boolean[]{false, true}) {
             CalibrationBins bins = pooledBins(g, scaled);
             if (bins == null) {
@@ -322,7 +344,12 @@ public final class Summary {
 
     /** Whether any group of these records holds temperature-scaled metrics. */
     public static boolean scaled(List<UnitRecord> records) {
-        return records.stream().anyMatch(r -> r.metric("calibration" + Metric.TEMPERATURE_SCALED) != null);
+        for (UnitRecord r : records) {
+            if (r.metric("calibration" + Metric.TEMPERATURE_SCALED) != null) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Headline numbers for the report's first table: episodic or incremental. */

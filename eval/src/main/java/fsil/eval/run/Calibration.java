@@ -250,14 +250,14 @@ public final class Calibration {
      */
     static Temperatures fit(RunPlan plan, Source source, List<RunPlan.Setting> fitSettings, List<UnitRecord> rows,
                             java.nio.file.Path table) {
-        Map<List<String>, List<JsonNode>> curves = new HashMap<>();
+        Map<List<String>, List<fsil.eval.metrics.Value>> curves = new HashMap<>();
         for (UnitRecord r : rows) {
             if (!r.ok()) {
                 throw new FsilException("the temperature fit failed: " + r.method() + " on " + r.dataset() + " / "
                         + r.setting() + ": " + r.error().replaceAll("[.\\s]+$", "") + " (its run is in " + DIR
                         + "/; " + source.description + ")");
             }
-            JsonNode c = r.metric("temperature_curve");
+            fsil.eval.metrics.Value c = r.value("temperature_curve");
             if (c != null) {
                 curves.computeIfAbsent(List.of(r.method(), r.dataset(), r.setting()), k -> new ArrayList<>()).add(c);
             }
@@ -270,7 +270,7 @@ public final class Calibration {
             String fitSetting = aligned(plan, fitSettings, source).get(si).label();
             for (String dataset : plan.data().keySet()) {
                 for (RunPlan.Variant v : plan.variants()) {
-                    List<JsonNode> c = curves.get(List.of(v.label(), dataset, fitSetting));
+                    List<fsil.eval.metrics.Value> c = curves.get(List.of(v.label(), dataset, fitSetting));
                     if (c == null) {
                         throw new FsilException("the temperature fit has no predictions of " + v.label() + " on "
                                 + dataset + " / " + fitSetting + "; resume the run to complete it");

@@ -27,8 +27,8 @@ import java.util.Set;
 
 /**
  * Runs a plan into a locked run directory, one row per unit appended to {@code units.csv}, then writes the
- * summaries and the report from the store's rows, held in memory as they are appended (what {@code fsil report}
- * rebuilds from the file gives the same bytes). An {@link Engine} runs the units (the local thread pool by default,
+ * summaries and the report from the store's rows read back from the file, as {@code fsil report} reads them (the
+ * same bytes); rows are not kept in memory as they arrive, so a run's memory does not grow with its units. An {@link Engine} runs the units (the local thread pool by default,
  * or e.g. Apache Spark); everything else is done here, the same for every engine, so a run started on one engine
  * can be resumed on another. A killed run resumes from its stored units: rows torn by the crash are recomputed,
  * rows of another plan are refused; a unit is recorded once even when an engine hands it over twice.
@@ -359,9 +359,8 @@ public final class Runner {
     }
 
     private Outcome execute(RunPlan plan, RunDirectory run, List<UnitStore.Invalid> dropped, List<String> notes) {
-        List<UnitRecord> rows = new ArrayList<>(UnitStore.read(run.resolve(UNITS)).rows()); // in file order
         Set<UnitRecord.Key> done = new HashSet<>();
-        rows.forEach(r -> done.add(r.key()));
+        UnitStore.read(run.resolve(UNITS)).rows().forEach(r -> done.add(r.key()));
         List<RunPlan.Unit> todo = plan.units().stream().filter(u -> !done.contains(u.key())).toList();
         try (UnitStore store = UnitStore.append(run.resolve(UNITS))) {
             progress.start(plan.protocol().id(), todo.stream().mapToLong(RunPlan.Unit::tasks).sum());
@@ -375,8 +374,7 @@ public final class Runner {
                     if (!done.add(r.key())) {
                         return false; // a unit run twice (a re-run task): recorded once
                     }
-                    store.add(r);
-                    rows.add(r);
+                    store.add(r); // the rows are not kept: the summaries read them back from the store
                 }
                 progress.step(r.tasks());
                 return true;
@@ -399,6 +397,8 @@ public final class Runner {
         } finally {
             progress.close();
         }
+        // every row as fsil report reads it (in file order), so the run's summaries are the report's bytes
+        List<UnitRecord> rows = UnitStore.read(run.resolve(UNITS)).rows();
         Report.write(run.path(), rows, metrics.all(), cacheDir);
         return new Outcome(run.path(), rows, todo.size(), dropped, plan.choices(), notes);
     }

@@ -1,6 +1,5 @@
 package fsil.eval.run;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import fsil.api.Background;
@@ -10,9 +9,11 @@ import fsil.api.Prediction;
 import fsil.core.calibration.TemperatureScaling;
 import fsil.core.random.RandomStreams;
 import fsil.eval.metrics.Metric;
+import fsil.eval.metrics.Value;
 import fsil.eval.protocol.TaskOutcome;
 import fsil.eval.protocol.TaskRunner;
 import fsil.eval.store.UnitRecord;
+import fsil.eval.store.ValueJson;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -87,15 +88,15 @@ public final class UnitRunner {
         ObjectNode stored = JsonNodeFactory.instance.objectNode();
         if (error.isEmpty()) {
             for (int i = 0; i < metrics.size(); i++) {
-                JsonNode v = measured.get(i).result();
+                Value v = measured.get(i).result();
                 if (v != null) {
-                    stored.set(metrics.get(i).id(), v);
+                    stored.set(metrics.get(i).id(), ValueJson.toJson(v));
                 }
             }
             for (int i = 0; i < metrics.size(); i++) {
-                JsonNode v = scaled.get(i) == null ? null : scaled.get(i).result();
+                Value v = scaled.get(i) == null ? null : scaled.get(i).result();
                 if (v != null) {
-                    stored.set(metrics.get(i).id() + Metric.TEMPERATURE_SCALED, v);
+                    stored.set(metrics.get(i).id() + Metric.TEMPERATURE_SCALED, ValueJson.toJson(v));
                 }
             }
         }
@@ -110,7 +111,7 @@ public final class UnitRunner {
         for (Metric.Accumulator a : metrics) {
             if (a != null) {
                 try {
-                    a.add(o);
+                    a.update(o);
                 } catch (VirtualMachineError e) {
                     throw e;
                 } catch (RuntimeException | Error e) {

@@ -54,4 +54,10 @@ public record UnitRecord(String method, String methodId, String dataset, String 
         JsonNode v = metrics.get(name);
         return v == null || v.isNull() ? null : v;
     }
+
+    /** What a metric stored, as the metric built it, or null. */
+    public fsil.eval.metrics.Value value(String name) {
+        JsonNode v = metric(name);
+        return v == null ? null : ValueJson.fromJson(v);
+    }
 }

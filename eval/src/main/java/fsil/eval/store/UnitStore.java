@@ -183,81 +183,207 @@ public final class UnitStore implements AutoCloseable {
         }
     }
 
-    /** Reads and checks every row; a missing file is an empty store. */
+    /**
+     * Row text kept decoded in memory by {@link #read}: rows beyond it are decoded from the file again on each pass,
+     * so what a long run's summaries hold does not grow with its rows (short runs never read the file twice).
+     */
+    static final long CACHED_BYTES = 1L << 20;
+
+    /**
+     * Reads and checks every row; a missing file is an empty store. The rows are a list of the file's valid rows: the
+     * first {@link #CACHED_BYTES} of them held, the others read again (and checked again) whenever they are got.
+     */
     public static Contents read(Path file) {
-        List<UnitRecord> rows = new ArrayList<>();
+        return read(file, CACHED_BYTES);
+    }
+
+    /** As {@link #read(Path)}, holding the first {@code cachedBytes} of row text decoded (0: none). */
+    public static Contents read(Path file, long cachedBytes) {
         List<Invalid> invalid = new ArrayList<>();
         if (!Files.exists(file)) {
-            return new Contents(rows, invalid);
+            return new Contents(new ArrayList<>(), invalid);
         }
         if (!Files.isRegularFile(file)) {
             throw new FsilException(file + " is not a file: a run directory's " + FILE + " holds its results");
         }
-        String content;
-        try {
-            content = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPLACE)
-                    .onUnmappableCharacter(CodingErrorAction.REPLACE).decode(ByteBuffer.wrap(Files.readAllBytes(file)))
-                    .toString();
-        } catch (CharacterCodingException e) {
-            throw new IllegalStateException(e); // REPLACE never throws
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            Lines lines = Lines.of(ch);
+            if (lines.size == 0) {
+                return new Contents(new ArrayList<>(), invalid); // created, nothing written yet
+            }
+            StoredRows rows = new StoredRows(file);
+            int n = lines.count();
+            boolean endsWithNewline = lines.endsWithNewline();
+            int last = endsWithNewline ? n - 1 : n;
+            String header = String.join(",", HEADER);
+            String first = lines.text(ch, 0, 0);
+            if (!first.equals(header) || last == 1 && !endsWithNewline) {
+                String torn = tornHeader(first, header, last == 1 && !endsWithNewline);
+                if (torn == null) {
+                    throw new FsilException(file + " is not a units.csv of this fsil version (its header is '"
+                            + abbreviate(first) + "')");
+                }
+                invalid.add(new Invalid(1, torn));
+            }
+            // lines up to `complete` end with a line break; a last line without one was cut off
+            int complete = endsWithNewline ? last : last - 1;
+            Map<UnitRecord.Key, Long> seen = new HashMap<>();
+            long cached = 0;
+            for (int i = 1; i < last; i++) {
+                long lineNo = i + 1;
+                if (i >= complete) {
+                    invalid.add(new Invalid(lineNo, "incomplete row (cut off by a crash)"));
+                    continue;
+                }
+                String line = lines.text(ch, i, i);
+                int end = i;
+                // a field with a line break spans lines: join them while a quote is open, kept only if the CRC
+                // holds (so a stray quote never hides the rows after it)
+                if (openQuote(line)) {
+                    for (int j = i + 1; j < complete && j - i <= MAX_LINES_PER_ROW; j++) {
+                        String joined = lines.text(ch, i, j);
+                        if (!openQuote(joined)) {
+                            if (validRow(joined)) {
+                                line = joined;
+                                end = j;
+                            }
+                            break;
+                        }
+                    }
+                }
+                try {
+                    UnitRecord r = decode(line);
+                    Long firstLine = seen.putIfAbsent(r.key(), lineNo);
+                    if (firstLine != null) {
+                        invalid.add(new Invalid(lineNo, "a second row for " + r.key() + " (first on line "
+                                + firstLine + ")"));
+                    } else {
+                        long from = lines.start(i);
+                        long to = lines.end(end);
+                        cached += to - from;
+                        rows.add(cached <= cachedBytes ? r : null, r.key(), from, to);
+                    }
+                    i = end;
+                } catch (IllegalArgumentException e) {
+                    invalid.add(new Invalid(lineNo, e.getMessage()));
+                }
+            }
+            return new Contents(rows, invalid);
         } catch (IOException e) {
             throw failure("cannot read", file, e);
         }
-        if (content.isEmpty()) {
-            return new Contents(rows, invalid); // created, nothing written yet
-        }
-        String[] lines = content.split("\n", -1);
-        boolean endsWithNewline = content.endsWith("\n");
-        int last = endsWithNewline ? lines.length - 1 : lines.length;
-        String header = String.join(",", HEADER);
-        if (!lines[0].equals(header) || last == 1 && !endsWithNewline) {
-            String torn = tornHeader(lines[0], header, last == 1 && !endsWithNewline);
-            if (torn == null) {
-                throw new FsilException(file + " is not a units.csv of this fsil version (its header is '"
-                        + abbreviate(lines[0]) + "')");
-            }
-            invalid.add(new Invalid(1, torn));
-        }
-        // lines up to `complete` end with a line break; a last line without one was cut off
-        int complete = endsWithNewline ? last : last - 1;
-        Map<UnitRecord.Key, Long> seen = new HashMap<>();
-        for (int i = 1; i < last; i++) {
-            long lineNo = i + 1;
-            if (i >= complete) {
-                invalid.add(new Invalid(lineNo, "incomplete row (cut off by a crash)"));
-                continue;
-            }
-            String line = lines[i];
-            int end = i;
-            // a field with a line break spans lines: join them while a quote is open, kept only if the CRC holds
-            // (so a stray quote never hides the rows after it)
-            if (openQuote(line)) {
-                StringBuilder joined = new StringBuilder(line);
-                for (int j = i + 1; j < complete && j - i <= MAX_LINES_PER_ROW; j++) {
-                    joined.append('\n').append(lines[j]);
-                    if (!openQuote(joined)) {
-                        if (validRow(joined.toString())) {
-                            line = joined.toString();
-                            end = j;
+    }
+
+    /** Where the lines of a file start: one long per line, the file itself is not held. */
+    private record Lines(long[] starts, int count, long size, boolean endsWithNewline) {
+        static Lines of(FileChannel ch) throws IOException {
+            long size = ch.size();
+            long[] starts = new long[16];
+            int n = 1; // starts[0] = 0; a file of k line breaks has k + 1 lines, the last maybe empty
+            ByteBuffer buf = ByteBuffer.allocate(1 << 16);
+            long pos = 0;
+            byte lastByte = 0;
+            while (pos < size) {
+                buf.clear();
+                int read = ch.read(buf, pos);
+                if (read <= 0) {
+                    break;
+                }
+                for (int k = 0; k < read; k++) {
+                    if (buf.get(k) == '\n') {
+                        if (n == starts.length) {
+                            starts = java.util.Arrays.copyOf(starts, 2 * n);
                         }
-                        break;
+                        starts[n++] = pos + k + 1;
                     }
                 }
+                lastByte = buf.get(read - 1);
+                pos += read;
             }
-            try {
-                UnitRecord r = decode(line);
-                Long first = seen.putIfAbsent(r.key(), lineNo);
-                if (first != null) {
-                    invalid.add(new Invalid(lineNo, "a second row for " + r.key() + " (first on line " + first + ")"));
-                } else {
-                    rows.add(r);
-                }
-                i = end;
-            } catch (IllegalArgumentException e) {
-                invalid.add(new Invalid(lineNo, e.getMessage()));
+            return new Lines(starts, n, pos, pos > 0 && lastByte == '\n');
+        }
+
+        long start(int line) {
+            return starts[line];
+        }
+
+        /** The end of a line, its line break left out. */
+        long end(int line) {
+            return line + 1 < count ? starts[line + 1] - 1 : size;
+        }
+
+        /** Lines {@code from} to {@code to} joined by their line breaks. */
+        String text(FileChannel ch, int from, int to) throws IOException {
+            return UnitStore.text(ch, start(from), end(to));
+        }
+    }
+
+    /** The bytes [from, to) of a file as UTF-8 text, malformed input replaced. */
+    static String text(FileChannel ch, long from, long to) throws IOException {
+        ByteBuffer b = ByteBuffer.allocate(Math.toIntExact(to - from));
+        while (b.hasRemaining()) {
+            if (ch.read(b, from + b.position()) < 0) {
+                throw new IOException("the file ended before byte " + to + " (it was cut since it was read)");
             }
         }
-        return new Contents(rows, invalid);
+        b.flip();
+        try {
+            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPLACE)
+                    .onUnmappableCharacter(CodingErrorAction.REPLACE).decode(b).toString();
+        } catch (CharacterCodingException e) {
+            throw new IllegalStateException(e); // REPLACE never throws
+        }
+    }
+
+    /**
+     * The valid rows of a units.csv: those within the cache held, the others decoded from their bytes in the file
+     * whenever they are got (a row that changed since is refused, never taken for another).
+     */
+    private static final class StoredRows extends java.util.AbstractList<UnitRecord>
+            implements java.util.RandomAccess {
+        private final Path file;
+        private final List<UnitRecord> held = new ArrayList<>();
+        private final List<UnitRecord.Key> keys = new ArrayList<>();
+        private long[] spans = new long[32];
+
+        StoredRows(Path file) {
+            this.file = file;
+        }
+
+        void add(UnitRecord r, UnitRecord.Key key, long from, long to) {
+            int i = keys.size();
+            if (2 * i + 2 > spans.length) {
+                spans = java.util.Arrays.copyOf(spans, 2 * spans.length);
+            }
+            spans[2 * i] = from;
+            spans[2 * i + 1] = to;
+            held.add(r);
+            keys.add(r == null ? key : null); // a held row needs no key to be checked against
+        }
+
+        @Override
+        public UnitRecord get(int i) {
+            UnitRecord r = held.get(i);
+            if (r != null) {
+                return r;
+            }
+            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+                r = decode(text(ch, spans[2 * i], spans[2 * i + 1]));
+            } catch (IOException | IllegalArgumentException e) {
+                throw new FsilException(file + " changed while it was read (" + e.getMessage() + "); read it again",
+                        e);
+            }
+            if (!r.key().equals(keys.get(i))) {
+                throw new FsilException(file + " changed while it was read (another row where " + keys.get(i)
+                        + " was); read it again");
+            }
+            return r;
+        }
+
+        @Override
+        public int size() {
+            return held.size();
+        }
     }
 
     /** Physical lines one row may span (a text with line breaks); more are not looked for. */

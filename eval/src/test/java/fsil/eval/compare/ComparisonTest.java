@@ -72,7 +72,7 @@ class ComparisonTest {
         return rows.stream().filter(x -> x.method().equals(method) && x.dataset().equals(dataset))
                 .sorted((a, b) -> Integer.compare(a.unit(), b.unit()))
                 .flatMapToDouble(x -> java.util.Arrays.stream(fsil.eval.metrics.BuiltinMetrics.EpisodeAccuracy
-                        .accuracies(x.metric("episode_acc")))).toArray();
+                        .accuracies(x.value("episode_acc")))).toArray();
     }
 
     @Test

@@ -1,6 +1,5 @@
 package fsil.eval.metrics;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import fsil.api.Prediction;
 import fsil.core.calibration.AdaptiveEce;
 import fsil.core.calibration.TemperatureFit;
@@ -25,7 +24,7 @@ class CalibrationMetricsTest {
     }
 
     /** Summary rows of a metric over the given units, by name. */
-    static Map<String, MeanCi> summarize(Metric m, List<JsonNode> units) {
+    static Map<String, MeanCi> summarize(Metric m, List<Value> units) {
         Map<String, MeanCi> out = new java.util.HashMap<>();
         m.summarize(units, (metric, step, classes, v) -> out.put(metric, v));
         return out;
@@ -39,7 +38,7 @@ class CalibrationMetricsTest {
         // a class the prediction does not have: p_y = 0, floored at 1e-300
         TaskOutcome t3 = task(new int[]{1, 2}, new double[]{0.6, 0.4}, new int[]{3});
         Metric m = new CalibrationMetrics.ProperScores();
-        Map<String, MeanCi> r = summarize(m, List.of(m.measure(List.of(t1, t2)), m.measure(List.of(t3))));
+        Map<String, MeanCi> r = summarize(m, List.of(Measure.of(m, List.of(t1, t2)), Measure.of(m, List.of(t3))));
         double nll1 = (-Math.log(0.7) - Math.log(0.25)) / 2;
         double nll2 = -Math.log(0.8);
         double nll3 = -Math.log(1e-300);
@@ -90,9 +89,9 @@ class CalibrationMetricsTest {
             List<TaskOutcome> tasks = clustered(seed, 40, 75, 5);
             Metric m = new CalibrationMetrics.AdaptiveCalibration();
             // units of 7 tasks: pooling over units is pooling over predictions
-            List<JsonNode> units = new ArrayList<>();
+            List<Value> units = new ArrayList<>();
             for (int i = 0; i < tasks.size(); i += 7) {
-                units.add(m.measure(tasks.subList(i, Math.min(tasks.size(), i + 7))));
+                units.add(Measure.of(m, tasks.subList(i, Math.min(tasks.size(), i + 7))));
             }
             double pooled = CalibrationMetrics.AdaptiveCalibration.adaptiveEce(units);
             double[] conf = new double[40 * 75];
@@ -109,7 +108,7 @@ class CalibrationMetricsTest {
             double exact = AdaptiveEce.ece(conf, correct, 15);
             // only predictions within 1/1500 of a cut are shared pro rata: far below any difference that matters
             assertEquals(exact, pooled, 2e-3, "seed " + seed);
-            assertEquals(pooled, CalibrationMetrics.AdaptiveCalibration.adaptiveEce(List.of(m.measure(tasks))), 0,
+            assertEquals(pooled, CalibrationMetrics.AdaptiveCalibration.adaptiveEce(List.of(Measure.of(m, tasks))), 0,
                     "the same whatever the units");
         }
     }
@@ -142,8 +141,8 @@ class CalibrationMetricsTest {
                 tasks.add(task(new int[]{0, 1, 2, 3}, p, truth));
             }
             Metric m = new CalibrationMetrics.TemperatureCurve();
-            var fit = CalibrationMetrics.TemperatureCurve.fit(List.of(m.measure(tasks.subList(0, 13)),
-                    m.measure(tasks.subList(13, 30))));
+            var fit = CalibrationMetrics.TemperatureCurve.fit(List.of(Measure.of(m, tasks.subList(0, 13)),
+                    Measure.of(m, tasks.subList(13, 30))));
             double[] flat = all.stream().flatMapToDouble(java.util.Arrays::stream).toArray();
             TemperatureFit exact = TemperatureScaling.fit(flat, labels.stream().mapToInt(Integer::intValue).toArray(), c);
             assertEquals(exact.temperature(), fit.temperature(), 2e-3 * exact.temperature(), "sharpen " + sharpen);

@@ -1,7 +1,5 @@
 package fsil.eval.metrics;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import fsil.api.Prediction;
 import fsil.eval.protocol.TaskOutcome;
 import org.junit.jupiter.api.Test;
@@ -32,8 +30,8 @@ class MetricsTest {
 
     @Test
     void episodeAccuracyStoresTheCountsOfEachEpisode() throws Exception {
-        JsonNode episodes = new BuiltinMetrics.EpisodeAccuracy().measure(List.of(episode(3), episode(2)));
-        assertEquals("{\"correct\":[3,2],\"queries\":[4,4]}", new ObjectMapper().writeValueAsString(episodes));
+        Value episodes = Measure.of(new BuiltinMetrics.EpisodeAccuracy(), List.of(episode(3), episode(2)));
+        assertEquals("{\"correct\":[3,2],\"queries\":[4,4]}", Measure.json(episodes));
     }
 
     /** An episode of 4 queries over 2 classes with {@code correct} of them right. */
@@ -89,8 +87,7 @@ class MetricsTest {
     void pooledBinsFromStoredJsonEqualBinsOfAllPredictions() throws Exception {
         Random r = new Random(5);
         CalibrationBins all = new CalibrationBins();
-        List<JsonNode> stored = new ArrayList<>();
-        ObjectMapper json = new ObjectMapper();
+        List<Value> stored = new ArrayList<>();
         for (int task = 0; task < 20; task++) {
             CalibrationBins one = new CalibrationBins();
             for (int i = 0; i < 30; i++) {
@@ -99,13 +96,13 @@ class MetricsTest {
                 one.add(conf, ok);
                 all.add(conf, ok);
             }
-            stored.add(json.readTree(json.writeValueAsString(one.toJson()))); // through the text of a row
+            stored.add(Measure.roundTrip(one.toValue())); // through the text of a row
         }
         CalibrationBins pooled = BuiltinMetrics.Calibration.pooled(stored);
         assertEquals(all.total(), pooled.total());
         assertEquals(all.ece(), pooled.ece(), 0.0);
         assertEquals(all.mce(), pooled.mce(), 0.0);
-        List<JsonNode> reversed = new ArrayList<>(stored);
+        List<Value> reversed = new ArrayList<>(stored);
         java.util.Collections.reverse(reversed);
         assertEquals(all.ece(), BuiltinMetrics.Calibration.pooled(reversed).ece(), 0.0, "any order");
         for (int b = 0; b < CalibrationBins.BINS; b++) {
@@ -146,7 +143,7 @@ class MetricsTest {
                 reference.add(conf[i], labels[i] == truth[i]);
             }
             CalibrationBins bins = CalibrationBins.of(p, truth);
-            assertEquals(reference.toJson(), bins.toJson());
+            assertEquals(reference.toValue(), bins.toValue());
         }
     }
 
@@ -158,19 +155,19 @@ class MetricsTest {
                 new int[0], new double[0], 0.01, 0.02, 100, Map.of("elbo", -3.0));
         TaskOutcome other = new TaskOutcome(true, 1.0, 2, p, new int[]{0, 1}, new double[0], new double[0][],
                 new int[0], new double[0], 0.03, 0.04, -1, Map.of());
-        JsonNode acc = new BuiltinMetrics.EpisodeAccuracy().measure(List.of(episode, other));
-        assertEquals("{\"correct\":[1,2],\"queries\":[2,2]}", acc.toString());
+        Value acc = Measure.of(new BuiltinMetrics.EpisodeAccuracy(), List.of(episode, other));
+        assertEquals("{\"correct\":[1,2],\"queries\":[2,2]}", Measure.json(acc));
         org.junit.jupiter.api.Assertions.assertArrayEquals(new double[]{0.5, 1.0},
                 BuiltinMetrics.EpisodeAccuracy.accuracies(acc));
-        JsonNode mem = new BuiltinMetrics.MemoryBytes().measure(List.of(episode, other));
-        assertEquals("[100,null]", mem.toString(), "-1: not reported");
-        JsonNode fit = new BuiltinMetrics.FitSeconds().measure(List.of(episode, other));
+        Value mem = Measure.of(new BuiltinMetrics.MemoryBytes(), List.of(episode, other));
+        assertEquals("[100,null]", Measure.json(mem), "-1: not reported");
+        Value fit = Measure.of(new BuiltinMetrics.FitSeconds(), List.of(episode, other));
         assertEquals(2, fit.get("n").asInt());
         assertEquals(0.04, fit.get("sum").asDouble(), 1e-15);
-        assertNull(new BuiltinMetrics.AccuracySeen().measure(List.of(episode)), "not a stream");
+        assertNull(Measure.of(new BuiltinMetrics.AccuracySeen(), List.of(episode)), "not a stream");
         List<String> rows = new ArrayList<>();
-        new BuiltinMetrics.Diagnostics().summarize(List.of(new BuiltinMetrics.Diagnostics()
-                .measure(List.of(episode, other))), (m, step, classes, v) -> rows.add(m + "=" + v.mean() + "/" + v.n()));
+        new BuiltinMetrics.Diagnostics().summarize(List.of(Measure.of(new BuiltinMetrics.Diagnostics(),
+                List.of(episode, other))), (m, step, classes, v) -> rows.add(m + "=" + v.mean() + "/" + v.n()));
         assertEquals(List.of("elbo=-3.0/1"), rows);
     }
 

@@ -309,7 +309,7 @@ class CalibrationRunTest {
     /** Without validation classes the fit draws the base classes, which a method that needs them as background lacks. */
     @Test
     void aMethodThatNeedsBaseClassesCannotBeCalibratedOnThem(@TempDir Path tmp) {
-        Method needy = new fsil.testkit.ToyNearestMeanMethod("needy", EnumSet.of(Capability.INDUCTIVE_FEWSHOT)) {
+        Method needy = new fsil.eval.testing.ToyNearestMeanMethod("needy", EnumSet.of(Capability.INDUCTIVE_FEWSHOT)) {
             @Override
             public boolean needsBaseClasses(Params params) {
                 return true;

@@ -143,7 +143,7 @@ public class RunnerTest {
             public void close() {
             }
         };
-        fsil.api.Method trained = new fsil.testkit.ToyNearestMeanMethod("trained",
+        fsil.api.Method trained = new fsil.eval.testing.ToyNearestMeanMethod("trained",
                 java.util.EnumSet.of(fsil.api.Capability.INDUCTIVE_FEWSHOT)) {
             @Override
             public fsil.api.Learner learner(fsil.api.Params params, fsil.api.Background background) {
@@ -392,7 +392,7 @@ public class RunnerTest {
     @Test
     void retryFailedRunsTheFailedUnitsAgain(@TempDir Path tmp) throws IOException {
         java.util.concurrent.atomic.AtomicBoolean broken = new java.util.concurrent.atomic.AtomicBoolean(true);
-        fsil.api.Method fragile = new fsil.testkit.ToyNearestMeanMethod("fragile",
+        fsil.api.Method fragile = new fsil.eval.testing.ToyNearestMeanMethod("fragile",
                 java.util.EnumSet.of(fsil.api.Capability.INDUCTIVE_FEWSHOT)) {
             @Override
             public fsil.api.Learner learner(fsil.api.Params params, fsil.api.Background background) {
@@ -563,9 +563,9 @@ public class RunnerTest {
         assertEquals(failed, (long) value(s, "flaky[fail-mod=3]", "4-way 1-shot Q20 balanced", "failed_units"));
     }
 
-    /** A plugin metric with only {@link Metric#measure}: the number of each task's queries, in the order it sees them. */
+    /** A plugin metric: the number of each task's queries, in the order it sees them. */
     static final class QueriesSeen implements Metric {
-        /** Where the metric throws: "" nowhere, "measure", or "add" (an accumulator's update). */
+        /** Where the metric throws: "" nowhere, "update" or "result". */
         final String failIn;
 
         QueriesSeen(String failIn) {
@@ -582,28 +582,29 @@ public class RunnerTest {
 
         @Override
         public Accumulator accumulator() {
-            Accumulator a = Metric.super.accumulator();
-            return !failIn.equals("add") ? a : new Accumulator() {
-                public void add(fsil.eval.protocol.TaskOutcome task) {
-                    throw new IllegalStateException("a bug in the metric");
+            Accumulator a = new fsil.eval.metrics.TaskValues(t -> fsil.eval.metrics.Value.of(t.truth().length));
+            return new Accumulator() {
+                public void update(fsil.eval.protocol.TaskOutcome task) {
+                    if (failIn.equals("update")) {
+                        throw new IllegalStateException("a bug in the metric");
+                    }
+                    a.update(task);
                 }
 
-                public com.fasterxml.jackson.databind.JsonNode result() {
+                public void merge(Accumulator later) {
+                    a.merge(later);
+                }
+
+                public fsil.eval.metrics.Value result() {
+                    if (failIn.equals("result")) {
+                        throw new IllegalStateException("a bug in the metric");
+                    }
                     return a.result();
                 }
             };
         }
 
-        public com.fasterxml.jackson.databind.JsonNode measure(List<fsil.eval.protocol.TaskOutcome> tasks) {
-            if (failIn.equals("measure")) {
-                throw new IllegalStateException("a bug in the metric");
-            }
-            var a = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
-            tasks.forEach(t -> a.add(t.truth().length));
-            return a;
-        }
-
-        public void summarize(List<com.fasterxml.jackson.databind.JsonNode> units, fsil.eval.metrics.SummaryRows out) {
+        public void summarize(Iterable<fsil.eval.metrics.Value> units, fsil.eval.metrics.SummaryRows out) {
         }
     }
 
@@ -616,7 +617,7 @@ public class RunnerTest {
     }
 
     @Test
-    void aPluginMetricWithOnlyMeasureSeesEveryTaskOfItsUnitInOrder(@TempDir Path tmp) {
+    void aPluginMetricSeesEveryTaskOfItsUnitInOrder(@TempDir Path tmp) {
         Map<String, List<String>> o = new java.util.HashMap<>(episodes(23, 10));
         o.put("query-allocation", List.of("dirichlet"));
         Runner.Outcome out = withMetric(new QueriesSeen("")).run(spec("ncm", "fewshot", o, 2), tmp.resolve("m"));
@@ -630,7 +631,7 @@ public class RunnerTest {
     }
 
     @org.junit.jupiter.params.ParameterizedTest
-    @org.junit.jupiter.params.provider.ValueSource(strings = {"measure", "add"})
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"update", "result"})
     void aMetricThatThrowsStopsTheRunInsteadOfFailingTheMethodsUnits(String failIn, @TempDir Path tmp) {
         FsilException e = assertThrows(FsilException.class, () -> withMetric(new QueriesSeen(failIn))
                 .run(spec("ncm", "fewshot", episodes(20, 10), 1), tmp.resolve("t")));
@@ -700,8 +701,8 @@ public class RunnerTest {
         Runner.Outcome o = runner(fs).run(spec("flaky", "cil", Map.of("steps", List.of("3"), "base-classes", List.of("3")), 1),
                 tmp.resolve("oracle"));
         UnitRecord u = o.records().get(0);
-        double[] seen = fsil.eval.metrics.Values.toDoubles(u.metric("acc_seen").get(0).get("acc"));
-        double[][] a = fsil.eval.metrics.BuiltinMetrics.AccuracyMatrix.read(u.metric("a_matrix").get(0));
+        double[] seen = u.value("acc_seen").get(0).get("acc").doubles();
+        double[][] a = fsil.eval.metrics.BuiltinMetrics.AccuracyMatrix.read(u.value("a_matrix").get(0));
         assertEquals(4, seen.length);
         // Recompute the expectation from the run's class order: sizes 3 | 1 | 1 | 1.
         int[] order = fsil.eval.protocol.ClassIncrementalProtocol.order(new int[]{0, 1, 2, 3, 4, 5}, 1993);

@@ -5,7 +5,6 @@ import fsil.api.Method;
 import fsil.api.Registry;
 import fsil.eval.metrics.Metric;
 import fsil.eval.protocol.Protocol;
-import fsil.testkit.ToyNearestMeanMethod;
 
 import java.util.EnumSet;
 
