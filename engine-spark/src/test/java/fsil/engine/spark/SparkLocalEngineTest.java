@@ -51,6 +51,13 @@ class SparkLocalEngineTest {
         return a;
     }
 
+    /** testkit's engine kit: the engine's own metadata, and the local engine's numbers on a local[2] master. */
+    @org.junit.jupiter.api.TestFactory
+    java.util.stream.Stream<org.junit.jupiter.api.DynamicTest> conformsToTheEngineKit() {
+        return fsil.testkit.EngineConformance.of(new SparkEngineProvider()).withOptions(java.util.Map.of("master",
+                "local[2]")).methods("ncm,knn").in(tmp).tests();
+    }
+
     private void sameOnBothEngines(String name, String features, String... spec) throws IOException {
         Path local = tmp.resolve(name + "-local");
         Path spark = tmp.resolve(name + "-spark");
