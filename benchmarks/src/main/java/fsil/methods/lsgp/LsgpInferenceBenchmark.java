@@ -31,7 +31,13 @@ import java.util.Set;
  * accuracy over the episodes and its paired difference to the reference (95% intervals over episodes), so the Gibbs
  * chain that matches the reference's accuracy can be read off the same table.
  *
- * <p>Options (key=value): dim (64), ways (5), shots (5), queries (75), episodes (100 per timed repetition), reps (3),
+ * <p>Each repetition runs every variant on all episodes, in an order that rotates from repetition to repetition (the
+ * reference runs first, then second, ...), so that a change of a shared machine's load hits every variant alike. A
+ * variant's time relative to the reference is taken within each repetition (the same load period); the table gives
+ * the median of these per-repetition ratios and their range over the repetitions ({@code ratio min},
+ * {@code ratio max}), next to the median times.
+ *
+ * <p>Options (key=value): dim (64), ways (5), shots (5), queries (75), episodes (100 per timed repetition), reps (12),
  * warmups (1), mc_samples (1000), gibbs (comma-separated burn-in+kept sweeps, "20+30,600+200"; "none" for no chain,
  * e.g. at mean=-5 where the chain cannot run), tau (0.2),
  * mean (0: the Gibbs chain cannot run at the paper's test mean -5 with tau = 0.2, see {@link GibbsSampler}), seed (1).
@@ -73,7 +79,7 @@ public final class LsgpInferenceBenchmark implements Benchmark {
         int shots = (int) number(options, "shots", 5);
         int queries = (int) number(options, "queries", 75);
         int episodes = (int) number(options, "episodes", 100);
-        int reps = (int) number(options, "reps", 3);
+        int reps = (int) number(options, "reps", 12);
         int warmups = (int) number(options, "warmups", 1);
         long seed = (long) number(options, "seed", 1);
         String mc = options.getOrDefault("mc_samples", "1000");
@@ -122,8 +128,11 @@ public final class LsgpInferenceBenchmark implements Benchmark {
             times.put(k, new double[2][reps]);
             accuracy.put(k, new double[episodes]);
         }
+        List<Map.Entry<String, Learner>> order = new ArrayList<>(learners.entrySet());
         for (int r = -warmups; r < reps; r++) {
-            for (Map.Entry<String, Learner> l : learners.entrySet()) {
+            int start = Math.floorMod(r, order.size());
+            for (int i = 0; i < order.size(); i++) {
+                Map.Entry<String, Learner> l = order.get((start + i) % order.size());
                 long learnNs = 0;
                 long predictNs = 0;
                 double stepSum = 0;
@@ -152,32 +161,36 @@ public final class LsgpInferenceBenchmark implements Benchmark {
         }
         BenchResult.Builder table = BenchResult.builder(String.format(Locale.ROOT, "lsgp-inference: %d-way %d-shot, "
                         + "Q=%d, D=%d, tau=%s, mean=%s, mc_samples=%s, %d episodes per repetition, median of %d "
-                        + "repetitions (round robin), one thread", ways, shots, queries, dim, tau, mean, mc, episodes,
-                reps), "variant", "learn ms", "predict ms", "total ms", "total/ref", "accuracy", "acc ci95",
-                "diff vs ref", "diff ci95", "mf steps");
-        double refTotal = Double.NaN;
+                        + "repetitions (round robin, order rotating), one thread", ways, shots, queries, dim, tau, mean,
+                mc, episodes, reps), "variant", "learn ms", "predict ms", "total ms", "total/ref", "ratio min",
+                "ratio max", "accuracy", "acc ci95", "diff vs ref", "diff ci95", "mf steps");
         double[] ref = accuracy.get(REFERENCE);
+        double[][] refTimes = times.get(REFERENCE);
         for (String k : learners.keySet()) {
             double learn = median(times.get(k)[0]);
             double predict = median(times.get(k)[1]);
             double total = learn + predict;
-            if (Double.isNaN(refTotal)) {
-                refTotal = total;
+            double[] ratio = new double[reps];
+            for (int r = 0; r < reps; r++) {
+                ratio[r] = (times.get(k)[0][r] + times.get(k)[1][r]) / (refTimes[0][r] + refTimes[1][r]);
             }
+            double[] sorted = ratio.clone();
+            java.util.Arrays.sort(sorted);
             double[] acc = accuracy.get(k);
             double[] diff = new double[episodes];
             for (int e = 0; e < episodes; e++) {
                 diff[e] = acc[e] - ref[e];
             }
             double st = steps.get(k);
-            table.row(k, learn * 1e3, predict * 1e3, total * 1e3, total / refTotal, meanOf(acc), ci95(acc),
-                    meanOf(diff), ci95(diff), Double.isNaN(st) ? "" : (Object) st);
+            table.row(k, learn * 1e3, predict * 1e3, total * 1e3, median(ratio), sorted[0], sorted[reps - 1],
+                    meanOf(acc), ci95(acc), meanOf(diff), ci95(diff), Double.isNaN(st) ? "" : (Object) st);
         }
         if (checks > 0) {
             fidelity(table, (LsgpSession) learners.get(REFERENCE).newSession(SessionContext.forEpisode(pool.get(0), 0)),
                     pool, checks, refDraws, fixedSteps, seed);
         }
-        return table.note("ms are per episode; total/ref = relative to the first row, measured in the same run; "
+        return table.note("ms are per episode (median over the repetitions); total/ref = median over the repetitions of "
+                + "the total relative to the first row's in the same repetition, ratio min/max = its range; "
                 + "ci95 = 1.96 sd / sqrt(episodes); diff = paired accuracy difference to the first row; mf steps = "
                 + "mean-field steps per episode").build();
     }

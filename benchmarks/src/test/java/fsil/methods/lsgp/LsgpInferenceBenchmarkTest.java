@@ -23,18 +23,30 @@ class LsgpInferenceBenchmarkTest {
 
     @Test
     void tinyRunReturnsTheVariantsAgainstTheDefaultMeanField() {
-        BenchResult r = benchmark().run(Map.of("dim", "8", "episodes", "3", "reps", "1", "warmups", "0",
+        BenchResult r = benchmark().run(Map.of("dim", "8", "episodes", "3", "reps", "3", "warmups", "0",
                 "mc_samples", "50", "gibbs", "2+2,3+1", "check_episodes", "1", "ref_draws", "20000", "fixed_steps", "2000"));
-        assertEquals(List.of("variant", "learn ms", "predict ms", "total ms", "total/ref", "accuracy", "acc ci95",
-                "diff vs ref", "diff ci95", "mf steps"), r.columns());
+        assertEquals(List.of("variant", "learn ms", "predict ms", "total ms", "total/ref", "ratio min", "ratio max",
+                "accuracy", "acc ci95", "diff vs ref", "diff ci95", "mf steps"), r.columns());
         assertEquals(List.of("mean-field (ref.)", "mean-field 20 steps, MC", "gibbs 2+2", "gibbs 3+1"),
                 r.values("variant"));
+        assertTrue(r.title().contains("median of 3 repetitions (round robin, order rotating)"), r.title());
+        // the reference against itself in every repetition: exactly 1
         assertEquals(1.0, r.number("mean-field (ref.)", "total/ref"));
+        assertEquals(1.0, r.number("mean-field (ref.)", "ratio min"));
+        assertEquals(1.0, r.number("mean-field (ref.)", "ratio max"));
         assertEquals(0.0, r.number("mean-field (ref.)", "diff vs ref"));
-        for (String c : List.of("learn ms", "predict ms", "total ms", "total/ref")) {
+        for (String c : List.of("learn ms", "predict ms", "total ms", "total/ref", "ratio min", "ratio max")) {
             for (double v : r.numbers(c)) {
                 assertTrue(Double.isFinite(v) && v > 0, c + " = " + v);
             }
+        }
+        // the median of the per-repetition ratios lies in their range
+        for (Object row : r.values("variant")) {
+            String v = (String) row;
+            double lo = r.number(v, "ratio min");
+            double mid = r.number(v, "total/ref");
+            double hi = r.number(v, "ratio max");
+            assertTrue(lo <= mid && mid <= hi, v + ": " + lo + " " + mid + " " + hi);
         }
         for (double a : r.numbers("accuracy")) {
             assertTrue(a >= 0 && a <= 1, "accuracy " + a);
