@@ -5,6 +5,7 @@ import com.google.inject.Provides;
 import com.google.inject.Singleton;
 import com.google.inject.multibindings.Multibinder;
 import fsil.api.Method;
+import fsil.api.ProgressSink;
 import fsil.api.Registry;
 import fsil.core.bench.Benchmark;
 import fsil.data.Backbone;
@@ -22,8 +23,10 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Guice assembly of the toolkit. Seven plugin points, each a {@link Multibinder} filled with what
- * {@link java.util.ServiceLoader} finds on the class path plus what is registered here or by another module:
+ * Guice assembly of the toolkit. Seven plugin points, each a {@link Multibinder} filled with the classes that
+ * {@code META-INF/services} files name on the class path (made by the injector, so a plugin may take what the
+ * application provides in an {@code @Inject} constructor: a {@link ProgressSink}) plus what is registered here or
+ * by another module:
  * {@link Method}s, {@link Dataset}s, {@link Backbone}s, {@link Protocol}s, {@link Metric}s, engines ({@link EngineProvider}s) and {@link Benchmark}s. Each becomes a
  * {@link Registry} (one validation path: ids, duplicates, unknown ids with suggestions); {@link Plugins} holds
  * them.
@@ -37,6 +40,9 @@ import java.util.Set;
  * {@code Multibinder.newSetBinder(binder(), Method.class).addBinding().to(MyMethod.class)}.
  */
 public final class FsilModule extends AbstractModule {
+    private static final List<Class<?>> KINDS = List.of(Method.class, Dataset.class, Backbone.class, Protocol.class,
+            Metric.class, EngineProvider.class, Benchmark.class);
+    private final java.util.Map<Class<?>, List<? extends Class<?>>> discovered = new java.util.HashMap<>();
     private final List<Method> methods = new ArrayList<>();
     private final List<Dataset> datasets = new ArrayList<>();
     private final List<Backbone> backbones = new ArrayList<>();
@@ -45,13 +51,19 @@ public final class FsilModule extends AbstractModule {
     private final List<EngineProvider> engines = new ArrayList<>();
     private FeatureSource features;
     private Path cacheDir;
+    private ProgressSink progress = ProgressSink.LOGGING;
 
     /** The discovered plugins, the datasets' features and the default cache directory. */
     public FsilModule() {
+        this(new Method[0]);
     }
 
     /** The discovered methods plus these. */
     public FsilModule(Method... extraMethods) {
+        // read now, so that a wrong service file is a plain FsilException here, not an error inside the injector's
+        for (Class<?> kind : KINDS) {
+            discovered.put(kind, ServiceClasses.of(kind));
+        }
         withMethods(extraMethods);
     }
 
@@ -91,6 +103,15 @@ public final class FsilModule extends AbstractModule {
         return this;
     }
 
+    /**
+     * Where plugins report the progress of long preparation work (default {@link ProgressSink#LOGGING}, which a
+     * running run shows in its progress display).
+     */
+    public FsilModule withProgress(ProgressSink sink) {
+        this.progress = sink;
+        return this;
+    }
+
     /** The cache directory (default: {@link #defaultCacheDir()}); null keeps the default. */
     public FsilModule withCacheDir(Path dir) {
         this.cacheDir = dir;
@@ -106,12 +127,13 @@ public final class FsilModule extends AbstractModule {
         plugins(Metric.class, metrics);
         plugins(EngineProvider.class, engines);
         plugins(Benchmark.class, List.of());
+        bind(ProgressSink.class).toInstance(progress);
     }
 
     private <T> void plugins(Class<T> type, List<T> extra) {
         Multibinder<T> binder = Multibinder.newSetBinder(binder(), type).permitDuplicates();
-        for (T t : Registry.load(type)) {
-            binder.addBinding().toInstance(t);
+        for (Class<?> c : discovered.get(type)) {
+            binder.addBinding().to(c.asSubclass(type)); // made by the injector: its @Inject constructor, or no-argument
         }
         for (T t : extra) {
             binder.addBinding().toInstance(t);

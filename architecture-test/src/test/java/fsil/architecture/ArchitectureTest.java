@@ -193,10 +193,14 @@ class ArchitectureTest {
     static final ArchRule APP_SEES_NO_METHOD_BENCHMARK_NOTEBOOK_OR_ENGINE = fsilOnly("fsil.app..", "fsil.api..",
             "fsil.core..", "fsil.data..", "fsil.eval..", "fsil.app..");
 
-    /** The application is assembled in app, in the notebooks' entry point and on engine-spark's executors. */
+    /**
+     * The application is assembled in app, in the notebooks' entry point and on engine-spark's executors: Guice is
+     * used there only. A plugin may mark its constructor with the standard {@code @jakarta.inject.Inject} (and api,
+     * JDK-only, may not even do that: see {@link #apiUsesTheJdkOnly}).
+     */
     static final ArchRule GUICE_ONLY_WHERE_THE_APPLICATION_IS_ASSEMBLED = noClasses().that()
             .resideOutsideOfPackages("fsil.app..", "fsil.notebook..", "fsil.engine..").should()
-            .dependOnClassesThat().resideInAnyPackage("com.google.inject..", "jakarta.inject..");
+            .dependOnClassesThat().resideInAnyPackage("com.google.inject..");
 
     /** DJL (and its native engines) stays in the backbones-djl module; passes vacuously until that module lands. */
     static final ArchRule ONLY_BACKBONES_DJL_SEES_DJL = noClasses().that()

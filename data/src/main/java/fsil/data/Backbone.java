@@ -8,8 +8,8 @@ import java.nio.file.Path;
 /**
  * A backbone plugin: what turns a dataset's raw inputs (pixels, or a user's features) into the features every
  * protocol works on. Written {@code id[key=value,...]} on the command line ({@code --backbone}) and in run files,
- * listed by {@code fsil backbones}. Register an implementation (public, with a public no-argument constructor) in
- * {@code META-INF/services/fsil.data.Backbone}.
+ * listed by {@code fsil backbones}. Register an implementation (public, with an {@code @Inject} or a public
+ * no-argument constructor) in {@code META-INF/services/fsil.data.Backbone}.
  *
  * <p>The contract, for a backbone that learns:
  * <ul>
@@ -18,8 +18,9 @@ import java.nio.file.Path;
  *   <li><b>Embed</b> every sample, train and test, of every class with the frozen network.</li>
  *   <li><b>Cache</b> the features under {@code cacheDir} by (dataset content, {@link #describe(Params)}, seed),
  *       written atomically, so that a second run (or process) with the same key reuses them.</li>
- *   <li><b>Report progress</b> while training, every few seconds within an epoch, through
- *       {@link fsil.core.progress.TrainingLog} (a run forwards those lines to its display).</li>
+ *   <li><b>Report progress</b> while training, every few seconds within an epoch, through a
+ *       {@link fsil.core.progress.TrainingLog} on the {@link fsil.api.ProgressSink} the application injects (an
+ *       {@code @Inject} constructor; a run shows those lines in its display).</li>
  *   <li><b>Determinism</b>: the same raw data, parameters and seed give the same features.</li>
  * </ul>
  */

@@ -7,7 +7,7 @@ import java.nio.file.Path;
 
 /**
  * A dataset plugin: an id and typed parameters on the command line ({@code --datasets 'synthetic[classes=40]'}), a
- * catalog row and a loader. Register an implementation (public, with a public no-argument constructor) in
+ * catalog row and a loader. Register an implementation (public, with an {@code @Inject} or a public no-argument constructor) in
  * {@code META-INF/services/fsil.data.Dataset}; it then appears in {@code fsil datasets} and runs in every protocol
  * without any change to fsil. The older spelling {@code id:key=value,...} (and {@code dir:/path}, {@code file:/path}
  * for a dataset with a {@code path} parameter) is still accepted ({@link Datasets#resolve}).

@@ -5,6 +5,7 @@ import fsil.api.FsilException;
 import fsil.api.LabeledData;
 import fsil.api.Param;
 import fsil.api.Params;
+import fsil.api.ProgressSink;
 import fsil.core.nn.Adam;
 import fsil.core.nn.Mlp;
 import fsil.core.nn.Parameters;
@@ -13,6 +14,7 @@ import fsil.core.progress.TrainingLog;
 import fsil.core.random.RandomStreams;
 import fsil.data.FeatureSet;
 import fsil.data.RawDataset;
+import jakarta.inject.Inject;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -40,6 +42,19 @@ import java.util.Map;
  */
 public final class PretrainedMlpBackbone implements Backbone {
     public static final String ID = "pretrained-mlp";
+
+    private final ProgressSink progress;
+
+    /** Progress lines to {@link ProgressSink#LOGGING} (a backbone made by ServiceLoader or in a test). */
+    public PretrainedMlpBackbone() {
+        this(ProgressSink.LOGGING);
+    }
+
+    /** Progress lines to the application's sink. */
+    @Inject
+    public PretrainedMlpBackbone(ProgressSink progress) {
+        this.progress = progress;
+    }
 
     static final Param<String> HIDDEN = Param.text("hidden", "512-256-128",
             "hidden layer widths, e.g. 256-128; the last is the feature dimension");
@@ -126,7 +141,7 @@ public final class PretrainedMlpBackbone implements Backbone {
 
     @Override
     public FeatureSet apply(RawDataset raw, Params params, long seed, Path cacheDir) {
-        return apply(raw, Config.of(params), seed, cacheDir);
+        return apply(raw, Config.of(params), seed, cacheDir, progress);
     }
 
     /** Result of training: the frozen map, the standardisation and the training log. */
@@ -135,10 +150,10 @@ public final class PretrainedMlpBackbone implements Backbone {
     }
 
     /** Features through the cache ({@link FeatureCache}). */
-    public static FeatureSet apply(RawDataset raw, Config spec, long seed, Path cacheDir) {
+    public static FeatureSet apply(RawDataset raw, Config spec, long seed, Path cacheDir, ProgressSink progress) {
         String key = raw.name() + "|" + spec.describe() + "|seed=" + seed + "|data=" + contentHash(raw);
         return FeatureCache.load(raw, spec.describe(), key, seed, cacheDir, () -> {
-            Trained t = train(raw, spec, seed);
+            Trained t = train(raw, spec, seed, progress);
             Map<String, Object> meta = new LinkedHashMap<>();
             meta.put("train_seconds", Math.round(t.seconds() * 10) / 10.0);
             meta.put("epoch_loss", t.epochLoss());
@@ -149,7 +164,7 @@ public final class PretrainedMlpBackbone implements Backbone {
     }
 
     /** Trains the MLP on the base classes' training samples (see the class comment). */
-    public static Trained train(RawDataset raw, Config spec, long seed) {
+    public static Trained train(RawDataset raw, Config spec, long seed, ProgressSink progress) {
         long t0 = System.nanoTime();
         int[] base = raw.splits().base();
         if (base.length < 2) {
@@ -219,7 +234,7 @@ public final class PretrainedMlpBackbone implements Backbone {
         List<Double> accs = new ArrayList<>();
         long orderSeed = RandomStreams.derive(seed, "order");
         int batches = (rows.length + bs - 1) / bs;
-        TrainingLog log = new TrainingLog("training backbone " + spec, "batches", (long) spec.epochs() * batches);
+        TrainingLog log = new TrainingLog(progress, "training backbone " + spec, "batches", (long) spec.epochs() * batches);
         long images = 0;
         for (int epoch = 0; epoch < spec.epochs(); epoch++) {
             int[] order = rows.clone();

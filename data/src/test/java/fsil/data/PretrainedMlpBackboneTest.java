@@ -1,6 +1,7 @@
 package fsil.data;
 
 import fsil.api.FsilException;
+import fsil.api.ProgressSink;
 import fsil.data.Datasets;
 import fsil.data.FeatureSet;
 import fsil.data.RawDataset;
@@ -49,7 +50,7 @@ class PretrainedMlpBackboneTest {
         FeatureSet cached = Datasets.load("digits", SMALL, 3, cache);
         assertArrayEquals(a.train().features().rawData(), cached.train().features().rawData());
         RawDataset raw = Datasets.loadRaw("digits", cache);
-        PretrainedMlpBackbone.Trained t = PretrainedMlpBackbone.train(raw, config(SMALL), 3);
+        PretrainedMlpBackbone.Trained t = PretrainedMlpBackbone.train(raw, config(SMALL), 3, ProgressSink.SILENT);
         assertArrayEquals(a.test().features().rawData(),
                 PretrainedMlpBackbone.features(t, raw.test().features()).rawData());
         // the loss goes down and the base classes are learnt
@@ -63,7 +64,7 @@ class PretrainedMlpBackboneTest {
     void standardisationUsesBaseTrainingSamplesOnly() {
         RawDataset raw = Datasets.loadRaw("digits", cache);
         PretrainedMlpBackbone.Trained t = PretrainedMlpBackbone.train(raw,
-                config("pretrained-mlp:hidden=4,epochs=1"), 0);
+                config("pretrained-mlp:hidden=4,epochs=1"), 0, ProgressSink.SILENT);
         int[] base = raw.splits().base();
         double s = 0;
         int n = 0;
@@ -84,7 +85,7 @@ class PretrainedMlpBackboneTest {
         RawDataset raw = Datasets.loadRaw("digits", cache);
         RawDataset noBase = new RawDataset(raw.name(), raw.classes(), raw.train(), raw.test(),
                 new SplitSet(new int[0], new int[0], raw.splits().novel(), Optional.empty()), 8);
-        FsilException e = assertThrows(FsilException.class, () -> PretrainedMlpBackbone.train(noBase, config(SMALL), 0));
+        FsilException e = assertThrows(FsilException.class, () -> PretrainedMlpBackbone.train(noBase, config(SMALL), 0, ProgressSink.SILENT));
         assertTrue(e.getMessage().contains("base classes"), e.getMessage());
     }
 }

@@ -1,13 +1,12 @@
 package fsil.notebook;
 
 import com.google.inject.Guice;
-import com.google.inject.Injector;
+import com.google.inject.Module;
 import fsil.api.Capability;
 import fsil.api.Method;
 import fsil.api.Param;
 import fsil.api.Registry;
 import fsil.app.Plugins;
-import com.google.inject.Key;
 import fsil.app.FsilModule;
 import fsil.data.DatasetInfo;
 import fsil.data.Datasets;
@@ -17,6 +16,8 @@ import fsil.eval.compare.Comparison;
 import fsil.eval.compare.RunSet;
 import fsil.eval.run.FeatureSource;
 import fsil.eval.run.Runner;
+import jakarta.inject.Inject;
+import jakarta.inject.Provider;
 import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
 
@@ -41,10 +42,15 @@ import java.util.stream.Collectors;
  * writes it.
  */
 public final class Fsil {
-    private final Injector injector;
+    private final Plugins plugins;
+    private final Provider<Runner> runners;
+    private final Path cacheDir;
 
-    private Fsil(Injector injector) {
-        this.injector = injector;
+    @Inject
+    Fsil(Plugins plugins, Provider<Runner> runners, @CacheDir Path cacheDir) {
+        this.plugins = plugins;
+        this.runners = runners;
+        this.cacheDir = cacheDir;
     }
 
     /**
@@ -53,7 +59,7 @@ public final class Fsil {
      * after redefining a method class in a notebook: each call builds a fresh registry.
      */
     public static Fsil create(Method... extra) {
-        return of(Guice.createInjector(new FsilModule(extra)));
+        return of(new FsilModule(extra));
     }
 
     /**
@@ -68,21 +74,17 @@ public final class Fsil {
 
     /** Other data (e.g. in-memory features for tests) or another cache directory. */
     public static Fsil create(FeatureSource features, Path cacheDir, Method... extra) {
-        return of(Guice.createInjector(new FsilModule(extra).withFeatures(features).withCacheDir(cacheDir)));
+        return of(new FsilModule(extra).withFeatures(features).withCacheDir(cacheDir));
     }
 
-    /** Wraps an injector built with {@link FsilModule} (or a module that installs it). */
-    public static Fsil of(Injector injector) {
-        return new Fsil(injector);
-    }
-
-    public Injector injector() {
-        return injector;
+    /** The toolkit as a Guice module assembles it: {@link FsilModule}, or a module that installs it. */
+    public static Fsil of(Module module) {
+        return Guice.createInjector(module).getInstance(Fsil.class);
     }
 
     /** The plugins: methods, datasets, protocols and benchmarks (the instances the runner uses). */
     public Plugins plugins() {
-        return injector.getInstance(Plugins.class);
+        return plugins;
     }
 
     /** The method registry (the same instance the runner uses: methods registered here can be run). */
@@ -142,7 +144,7 @@ public final class Fsil {
         StringColumn dim = StringColumn.create("dimension");
         StringColumn samples = StringColumn.create("train / test");
         StringColumn desc = StringColumn.create("description");
-        for (DatasetInfo d : Datasets.catalog(plugins().datasets(), injector.getInstance(Key.get(Path.class, CacheDir.class)))) {
+        for (DatasetInfo d : Datasets.catalog(plugins().datasets(), cacheDir)) {
             name.append(d.name());
             avail.append(d.available() ? "yes" : "no: " + d.howToGet());
             classes.append(known(d.classes()));
@@ -186,6 +188,6 @@ public final class Fsil {
     }
 
     Runner runner() {
-        return injector.getInstance(Runner.class);
+        return runners.get();
     }
 }

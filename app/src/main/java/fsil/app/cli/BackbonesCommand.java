@@ -11,6 +11,6 @@ import java.util.List;
 final class BackbonesCommand extends PluginListing {
     @Override
     List<? extends Plugin> plugins() {
-        return Cli.plugins().backbones().all();
+        return installed.backbones().all();
     }
 }

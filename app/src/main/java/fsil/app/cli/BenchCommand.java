@@ -3,6 +3,8 @@ package fsil.app.cli;
 import fsil.api.FsilException;
 import fsil.api.Registry;
 import fsil.core.bench.Benchmark;
+import fsil.app.Plugins;
+import jakarta.inject.Inject;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -29,11 +31,13 @@ final class BenchCommand implements Callable<Integer> {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+    @Inject
+    Plugins plugins;
 
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        Registry<Benchmark> all = Cli.plugins().benchmarks();
+        Registry<Benchmark> all = plugins.benchmarks();
         if (id == null) {
             all.all().forEach(b -> out.printf("%-24s %s%n", b.id(), b.description()));
             return 0;

@@ -21,7 +21,6 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 
 /** Paired statistics and ranks of the methods of one or more runs on identical tasks. */
 @Command(name = "compare", sortOptions = false, mixinStandardHelpOptions = true, description = {
@@ -32,7 +31,7 @@ import java.util.concurrent.Callable;
                 + "forgetting are printed in percentage points (pp); pairs.csv keeps them as fractions (0.01 = 1 pp). "
                 + "Writes pairs.csv, ranks.csv, friedman.txt and compare.html into a new directory (--out).",
         "Example: fsil compare runs/fewshot-a runs/fewshot-b --baseline ncm --metric episode_acc"})
-final class CompareCommand implements Callable<Integer> {
+final class CompareCommand extends CachedCommand {
     @Parameters(arity = "1..*", paramLabel = "RUN_DIR", description = "run directories; a method label found in "
             + "several of them on the same dataset and setting is named <run directory>/<label> (unless --pool)")
     List<Path> runs;
@@ -50,12 +49,6 @@ final class CompareCommand implements Callable<Integer> {
             + "compare.html (it is created; default runs/compare-<time>); nothing of yours, and no run directory, is "
             + "written into")
     Path out;
-    @Option(names = "--cache", paramLabel = "DIR", description = "cache directory, where the checked copy of plotly.js"
-            + " is kept (default $FSIL_CACHE or ~/.cache/fsil)")
-    Path cache;
-
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() {
@@ -63,12 +56,12 @@ final class CompareCommand implements Callable<Integer> {
                 + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         RunDirectory.requireNewOrEmpty(dir, "a comparison"); // before any work; again just before writing
         List<UnitRecord> rows = RunSet.load(runs, pool);
-        Comparison c = Comparison.of(rows, Cli.plugins().metrics().all(), metric, baseline);
+        Comparison c = Comparison.of(rows, plugins.metrics().all(), metric, baseline);
         PrintWriter o = spec.commandLine().getOut();
         o.print(text(c));
         o.flush();
         write(dir, c, "fsil compare: " + String.join(", ", runs.stream().map(Path::toString).toList()),
-                cache != null ? cache : fsil.data.Datasets.defaultCacheDir());
+                cacheDir);
         o.println("wrote " + dir.resolve(CompareReport.PAIRS) + ", " + CompareReport.RANKS + ", "
                 + CompareReport.FRIEDMAN + " and " + CompareReport.HTML);
         o.flush();

@@ -3,19 +3,18 @@ package fsil.app.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.core.type.TypeReference;
-import fsil.data.Dataset;
-import fsil.data.DatasetInfo;
-import com.google.inject.Injector;
-import com.google.inject.Key;
 import fsil.app.CacheDir;
 import fsil.app.Plugins;
+import fsil.data.Dataset;
+import fsil.data.DatasetInfo;
 import fsil.data.Datasets;
-import java.nio.file.Path;
+import jakarta.inject.Inject;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,22 +29,25 @@ final class DatasetsCommand implements Callable<Integer> {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+    @Inject
+    Plugins plugins;
+    @Inject
+    @CacheDir
+    Path cacheDir;
 
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        Injector injector = Cli.injector(null);
-        List<Dataset> plugins = injector.getInstance(Plugins.class).datasets().all();
-        List<DatasetInfo> all = Datasets.catalog(injector.getInstance(Plugins.class).datasets(),
-                injector.getInstance(Key.get(Path.class, CacheDir.class)));
+        List<Dataset> datasets = plugins.datasets().all();
+        List<DatasetInfo> all = Datasets.catalog(plugins.datasets(), cacheDir);
         if (json) {
             List<Map<String, Object>> rows = new ArrayList<>();
             ObjectMapper mapper = new ObjectMapper();
             for (int i = 0; i < all.size(); i++) {
                 Map<String, Object> row = new LinkedHashMap<>(mapper.convertValue(all.get(i),
                         new TypeReference<Map<String, Object>>() { }));
-                row.put("id", plugins.get(i).id());
-                row.put("parameters", MethodsCommand.parameters(plugins.get(i).parameters()));
+                row.put("id", datasets.get(i).id());
+                row.put("parameters", MethodsCommand.parameters(datasets.get(i).parameters()));
                 rows.add(row);
             }
             out.println(mapper.enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(rows));
@@ -60,9 +62,9 @@ final class DatasetsCommand implements Callable<Integer> {
                     n(d.trainSamples()), n(d.testSamples()), n(d.classes()), n(d.dimension()));
             d.splits().forEach(s -> out.println("    split: " + s));
             out.println("    license: " + d.license());
-            if (!plugins.get(i).parameters().isEmpty()) {
-                out.println("    parameters (" + plugins.get(i).id() + "[key=value,...]):");
-                out.println(MethodsCommand.parameters(plugins.get(i).parameters(), width));
+            if (!datasets.get(i).parameters().isEmpty()) {
+                out.println("    parameters (" + datasets.get(i).id() + "[key=value,...]):");
+                out.println(MethodsCommand.parameters(datasets.get(i).parameters(), width));
             }
             out.println();
         }

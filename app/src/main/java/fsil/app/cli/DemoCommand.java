@@ -10,6 +10,8 @@ import fsil.eval.run.RunSpec;
 import fsil.eval.run.Runner;
 import fsil.eval.store.UnitRecord;
 import fsil.eval.run.VariantSpec;
+import jakarta.inject.Inject;
+import jakarta.inject.Provider;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -46,6 +48,10 @@ final class DemoCommand implements Callable<Integer> {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+    @Inject
+    Plugins plugins;
+    @Inject
+    Provider<Runner> runners;
 
     /**
      * Built-in methods whose defaults would make the demo long, with the lighter settings the demo runs (its tables
@@ -62,8 +68,6 @@ final class DemoCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter outw = spec.commandLine().getOut();
-        var injector = Cli.injector(null);
-        Plugins plugins = injector.getInstance(Plugins.class);
         Registry<Method> registry = plugins.methods();
         Path dir = out != null ? out : Paths.get("runs", "demo-"
                 + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
@@ -87,7 +91,7 @@ final class DemoCommand implements Callable<Integer> {
             }
             outw.println("demo: " + part.protocol() + " on digits with " + variants.stream().map(VariantSpec::label).toList());
             outw.flush();
-            Runner runner = injector.getInstance(Runner.class);
+            Runner runner = runners.get();
             if (!quiet) {
                 runner.withProgress(ConsoleProgress.of(spec.commandLine().getErr()));
             }
@@ -100,7 +104,7 @@ final class DemoCommand implements Callable<Integer> {
         }
         Files.createDirectories(dir);
         Report.write(dir, all, plugins.metrics().all(), settings);
-        outw.println(Headline.text(all));
+        outw.println(Headline.text(all, plugins.metrics().all()));
         outw.printf("%d tasks, %d failed.%nReport: %s%n", all.stream().mapToInt(UnitRecord::tasks).sum(), failed,
                 dir.resolve(Report.HTML).toAbsolutePath());
         return failed > 0 ? 3 : 0;

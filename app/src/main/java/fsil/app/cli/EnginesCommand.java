@@ -11,6 +11,6 @@ import java.util.List;
 final class EnginesCommand extends PluginListing {
     @Override
     List<? extends Plugin> plugins() {
-        return Cli.plugins().engines().all();
+        return installed.engines().all();
     }
 }

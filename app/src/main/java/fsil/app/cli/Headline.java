@@ -1,5 +1,6 @@
 package fsil.app.cli;
 
+import fsil.eval.metrics.Metric;
 import fsil.eval.report.Summary;
 import fsil.eval.store.UnitRecord;
 import tech.tablesaw.api.Row;
@@ -24,13 +25,14 @@ final class Headline {
     private Headline() {
     }
 
-    static String text(List<UnitRecord> records) {
-        return text(records, Map.of());
+    static String text(List<UnitRecord> records, List<Metric> metrics) {
+        return text(records, Map.of(), metrics);
     }
 
     /** With a column of the parameters chosen on the validation classes, when there are any. */
-    static String text(List<UnitRecord> records, Map<fsil.eval.run.Selection.Key, Map<String, String>> chosen) {
-        Table summary = Summary.summarize(records, Cli.plugins().metrics().all());
+    static String text(List<UnitRecord> records, Map<fsil.eval.run.Selection.Key, Map<String, String>> chosen,
+                       List<Metric> metrics) {
+        Table summary = Summary.summarize(records, metrics);
         StringBuilder sb = new StringBuilder();
         for (String protocol : summary.stringColumn("protocol").unique().asList()) {
             boolean incremental = Summary.groups(records).stream()

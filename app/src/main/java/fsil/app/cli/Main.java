@@ -1,12 +1,24 @@
 package fsil.app.cli;
 
+import com.google.inject.Guice;
+import com.google.inject.Injector;
 import fsil.api.FsilException;
+import fsil.app.FsilModule;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Deque;
 
-/** The {@code fsil} command line. User errors print one clear message (exit 2), never a stack trace. */
+/**
+ * The {@code fsil} command line. User errors print one clear message (exit 2), never a stack trace.
+ *
+ * <p>This is the application's assembly: once the arguments are parsed, one Guice injector is made (with the parsed
+ * command's {@code --cache}, see {@link CachedCommand}) and it fills the {@code @Inject} fields of every command; no
+ * command looks anything up itself.
+ */
 @Command(name = "fsil", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Few-shot and class-incremental classification research toolkit.",
         subcommands = {MethodsCommand.class, DatasetsCommand.class, BackbonesCommand.class, ProtocolsCommand.class,
@@ -37,7 +49,16 @@ public final class Main implements Runnable {
         cl.setUsageHelpAutoWidth(true);
         cl.setHelpFactory(WrappingHelp::new);
         CommandLine run = cl.getSubcommands().get("run");
-        run.getCommandSpec().usageMessage().footer(RunCommand.protocolOptions(run.getUsageHelpWidth()));
+        RunCommand runCommand = run.getCommand();
+        run.getHelpSectionMap().put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_FOOTER, help -> {
+            // the protocols are plugins: known once the command is injected, i.e. when the help is printed
+            help.commandSpec().usageMessage().footer(runCommand.protocolOptions(run.getUsageHelpWidth()));
+            return help.footer();
+        });
+        cl.setExecutionStrategy(parsed -> {
+            inject(cl, parsed);
+            return new CommandLine.RunLast().execute(parsed);
+        });
         cl.setExecutionExceptionHandler((ex, line, parsed) -> {
             Throwable t = ex;
             while (!(t instanceof FsilException) && t.getCause() != null && t.getCause() != t) {
@@ -57,6 +78,24 @@ public final class Main implements Runnable {
             return 1;
         });
         return cl.execute(args);
+    }
+
+    /** Fills the commands' {@code @Inject} fields from one injector, made with the parsed command's cache directory. */
+    private static void inject(CommandLine cl, CommandLine.ParseResult parsed) {
+        Object command = parsed.asCommandLineList().get(parsed.asCommandLineList().size() - 1).getCommand();
+        Path cache = command instanceof CachedCommand c ? c.cache : null;
+        Injector injector;
+        try {
+            injector = Guice.createInjector(new FsilModule().withCacheDir(cache));
+        } catch (RuntimeException e) {
+            throw new CommandLine.ExecutionException(cl, "cannot assemble the plugins", e);
+        }
+        Deque<CommandLine> todo = new ArrayDeque<>(java.util.List.of(cl));
+        while (!todo.isEmpty()) {
+            CommandLine c = todo.pop();
+            injector.injectMembers(c.getCommand());
+            todo.addAll(c.getSubcommands().values());
+        }
     }
 
     /** Version from the jar manifest. */

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import fsil.api.Method;
 import fsil.api.Param;
 import fsil.api.Registry;
+import fsil.app.Plugins;
+import jakarta.inject.Inject;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -24,11 +26,13 @@ final class MethodsCommand implements Callable<Integer> {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+    @Inject
+    Plugins plugins;
 
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        Registry<Method> registry = Cli.plugins().methods();
+        Registry<Method> registry = plugins.methods();
         if (json) {
             List<Map<String, Object>> list = new ArrayList<>();
             for (Method m : registry.all()) {

@@ -11,6 +11,6 @@ import java.util.List;
 final class MetricsCommand extends PluginListing {
     @Override
     List<? extends Plugin> plugins() {
-        return Cli.plugins().metrics().all();
+        return installed.metrics().all();
     }
 }

@@ -3,6 +3,8 @@ package fsil.app.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import fsil.api.Plugin;
+import fsil.app.Plugins;
+import jakarta.inject.Inject;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
@@ -22,6 +24,8 @@ abstract class PluginListing implements Callable<Integer> {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+    @Inject
+    Plugins installed;
 
     /** The plugins to list, in order. */
     abstract List<? extends Plugin> plugins();

@@ -11,6 +11,6 @@ import java.util.List;
 final class ProtocolsCommand extends PluginListing {
     @Override
     List<? extends Plugin> plugins() {
-        return Cli.plugins().protocols().all();
+        return installed.protocols().all();
     }
 }

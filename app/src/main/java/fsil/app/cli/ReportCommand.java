@@ -4,36 +4,27 @@ import fsil.eval.compare.RunSet;
 import fsil.eval.report.Report;
 import fsil.eval.store.RunDirectory;
 import fsil.eval.store.UnitStore;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.Callable;
 
 /** Rebuilds a run's summaries and HTML report from its units.csv, naming every invalid row. */
 @Command(name = "report", mixinStandardHelpOptions = true, description = "Rebuild summary.csv, a_matrix.csv, "
         + "reliability.csv and report.html of a run directory from its units.csv. Invalid rows are named and left "
         + "out (exit code 3); 'fsil run --resume DIR' recomputes them.")
-final class ReportCommand implements Callable<Integer> {
+final class ReportCommand extends CachedCommand {
     @Parameters(index = "0", paramLabel = "DIR", description = "run directory")
     Path dir;
-    @CommandLine.Option(names = "--cache", paramLabel = "DIR", description = "cache directory, where the checked copy "
-            + "of plotly.js is kept (default $FSIL_CACHE or ~/.cache/fsil)")
-    Path cache;
-
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() {
         List<UnitStore.Invalid> invalid;
         RunSet.requireRun(dir, "report");   // a directory of runs (the demo's) names them
         try (RunDirectory run = RunDirectory.open(dir)) {
-            invalid = Report.rebuild(run.path(), Cli.plugins().metrics().all(),
-                    cache != null ? cache : fsil.data.Datasets.defaultCacheDir());
+            invalid = Report.rebuild(run.path(), plugins.metrics().all(), cacheDir);
         }
         PrintWriter err = spec.commandLine().getErr();
         for (UnitStore.Invalid i : invalid) {

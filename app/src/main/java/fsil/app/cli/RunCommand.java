@@ -1,13 +1,13 @@
 package fsil.app.cli;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import fsil.api.FsilException;
 import fsil.eval.report.Report;
 import fsil.eval.run.Engines;
 import fsil.eval.run.RunSpec;
+import fsil.eval.run.RunSpecBuilder;
 import fsil.eval.run.Runner;
-import fsil.eval.run.VariantSpec;
+import fsil.eval.metrics.Metric;
+import jakarta.inject.Inject;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -21,14 +21,13 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 
 /** Runs methods x datasets under one protocol into a run directory, or resumes one. */
 @Command(name = "run", sortOptions = false, mixinStandardHelpOptions = true, description = {
         "Run methods x datasets under a protocol; writes spec.json, config.json, environment.json, units.csv, "
                 + "summary.csv, a_matrix.csv, reliability.csv and report.html into the run directory.",
         "Example: fsil run --methods 'ncm,ppca,rbf:ppca[q=0]' --datasets digits --protocol cil --steps 5"})
-final class RunCommand implements Callable<Integer> {
+final class RunCommand extends CachedCommand {
     @Option(names = "--methods", paramLabel = "LIST",
             description = "method variants, e.g. 'ncm,ppca[q=0],label:knn[k=1]' (see 'fsil methods')")
     String methods;
@@ -109,20 +108,16 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--retry-failed", description = "with --resume: run the units recorded as failed again (in the "
             + "selection and calibration runs too) instead of keeping their failure")
     boolean retryFailed;
-    @Option(names = "--cache", paramLabel = "DIR", description = "cache of datasets and features (default $FSIL_CACHE "
-            + "or ~/.cache/fsil)")
-    Path cache;
     @Option(names = "--quiet", description = "no progress output")
     boolean quiet;
 
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
+    @Inject
+    Runner runner;
 
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        Runner runner = Cli.injector(cache).getInstance(Runner.class).withEngine(Engines.create(
-                Cli.plugins().engines(), engine, engineOptions()));
+        runner.withEngine(Engines.create(plugins.engines(), engine, engineOptions()));
         if (!quiet) {
             runner.withProgress(ConsoleProgress.of(spec.commandLine().getErr()));
         }
@@ -144,14 +139,14 @@ final class RunCommand implements Callable<Integer> {
                     + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
             o = runner.run(rs, dir);
         }
-        return printOutcome(out, spec.commandLine().getErr(), o);
+        return printOutcome(out, spec.commandLine().getErr(), o, plugins.metrics().all());
     }
 
     /** The help's footer: every protocol with its options and their defaults (they are plugins, so read at run time). */
-    static String protocolOptions(int width) {
+    String protocolOptions(int width) {
         StringBuilder sb = new StringBuilder("%nProtocols and their options (give them with -o NAME=V, or --episodes, --ways, ..."
                 + " above; a list V1,V2 makes one setting each):%n");
-        for (fsil.eval.protocol.Protocol p : Cli.plugins().protocols().all()) {
+        for (fsil.eval.protocol.Protocol p : plugins.protocols().all()) {
             sb.append("%n").append(TextWrap.wrap("  " + p.id() + ": ", p.description(), 4, width)
                     .replace("%", "%%")).append("%n");
             sb.append(MethodsCommand.parameters(p.parameters(), width).replace("%", "%%").replace("\n", "%n"))
@@ -164,8 +159,8 @@ final class RunCommand implements Callable<Integer> {
      * The headline (with the parameters chosen on the validation classes), the counts and the rows dropped, the
      * run's notes and each distinct failure once, whether or not progress is shown; exit code 3 when units failed.
      */
-    static int printOutcome(PrintWriter out, PrintWriter err, Runner.Outcome o) {
-        out.println(Headline.text(o.records(), o.choices()));
+    static int printOutcome(PrintWriter out, PrintWriter err, Runner.Outcome o, List<Metric> metrics) {
+        out.println(Headline.text(o.records(), o.choices(), metrics));
         String dropped = o.dropped().isEmpty() ? "" : "; " + Runner.count(o.dropped().size(), "invalid row") + " of "
                 + Runner.UNITS + " dropped and recomputed";
         out.printf("%s in %s (%s run now%s), %s failed.%nReport: %s%n", Runner.count(o.tasks(), "task"),
@@ -243,111 +238,34 @@ final class RunCommand implements Callable<Integer> {
         return given;
     }
 
-    /** The run file's fields with the flags laid over them, checked by {@link RunSpec#fromTree}. */
+    /** The run file's fields with the flags laid over them, checked once by {@link RunSpecBuilder#build}. */
     RunSpec spec() {
-        ObjectNode tree = runFile == null ? JsonNodeFactory.instance.objectNode() : RunSpec.readTree(runFile);
-        String where = runFile == null ? "command line" : runFile.toString();
-        put(tree, "methods", methods);
-        put(tree, "datasets", datasets);
-        put(tree, "protocol", protocol);
-        put(tree, "backbone", backbone);
-        if (orderSeed != null) {
-            tree.put("order_seed", orderSeed);
-        }
-        if (trainSeed != null) {
-            tree.put("train_seed", trainSeed);
-        }
-        if (backboneSeed != null) {
-            tree.put("backbone_seed", backboneSeed);
-        }
-        if (threads != null) {
-            RunSpec.threads(tree, where); // the file's value is checked even where the flag overrides it
-            tree.put("threads", threads);
-        }
-        if (!tree.has("protocol")) {
+        RunSpecBuilder b = runFile == null ? new RunSpecBuilder("command line") : RunSpecBuilder.read(runFile);
+        b.methods(methods).datasets(datasets).protocol(protocol).backbone(backbone).orderSeed(orderSeed)
+                .trainSeed(trainSeed).backboneSeed(backboneSeed).threads(threads);
+        if (!b.hasProtocol()) {
             throw new FsilException("--protocol is required (unless --resume or --run-file gives it); one of "
-                    + String.join(", ", Cli.plugins().protocols().all().stream().map(p -> p.id()).sorted().toList())
+                    + String.join(", ", plugins.protocols().all().stream().map(p -> p.id()).sorted().toList())
                     + ", e.g. fsil run --methods ncm,knn --datasets digits --protocol fewshot");
         }
-        if (!tree.has("methods") || !tree.has("datasets")) {
-            throw new FsilException("a run needs --methods, --datasets and --protocol (or a --run-file with them); "
-                    + "e.g. fsil run --methods ncm,knn --datasets digits --protocol fewshot");
+        b.option("episodes", episodes).option("ways", ways).option("shots", shots).option("queries", queries)
+                .option("query-allocation", queryAllocation).option("steps", steps).option("base-classes", baseClasses);
+        for (String kv : extraOptions) {
+            b.option(name(kv, "--option expects name=value"), kv.substring(kv.indexOf('=') + 1));
         }
-        ObjectNode options = tree.has("options") && tree.get("options").isObject() ? (ObjectNode) tree.get("options")
-                : tree.has("options") ? null : tree.putObject("options");
-        if (options != null) {
-            putOption(options, "episodes", episodes);
-            putOption(options, "ways", ways);
-            putOption(options, "shots", shots);
-            putOption(options, "queries", queries);
-            putOption(options, "query-allocation", queryAllocation);
-            putOption(options, "steps", steps);
-            putOption(options, "base-classes", baseClasses);
-            for (String kv : extraOptions) {
-                int eq = kv.indexOf('=');
-                if (eq <= 0) {
-                    throw new FsilException("--option expects name=value, got '" + kv + "'");
-                }
-                putOption(options, kv.substring(0, eq).trim(), kv.substring(eq + 1));
-            }
+        for (String kv : select) {
+            b.select(name(kv, "--select expects method.param=v1,v2,..."), kv.substring(kv.indexOf('=') + 1));
         }
-        if (!select.isEmpty()) {
-            ObjectNode sel = tree.has("select") && tree.get("select").isObject() ? (ObjectNode) tree.get("select")
-                    : tree.putObject("select");
-            for (String kv : select) {
-                int eq = kv.indexOf('=');
-                if (eq <= 0) {
-                    throw new FsilException("--select expects method.param=v1,v2,..., got '" + kv + "'");
-                }
-                putOption(sel, kv.substring(0, eq).trim(), kv.substring(eq + 1));
-            }
-        }
-        put(tree, "select_metric", selectMetric);
-        put(tree, "calibrate", calibrate);
-        RunSpec rs = RunSpec.fromTree(tree, where);
-        return sets.isEmpty() ? rs : withSets(rs);
+        sets.forEach(b::set);
+        return b.selectMetric(selectMetric).calibrate(calibrate).build();
     }
 
-    private RunSpec withSets(RunSpec rs) {
-        List<VariantSpec> variants = new ArrayList<>(rs.methods());
-        for (String s : sets) {
-            int eq = s.indexOf('=');
-            int dot = s.indexOf('.');
-            if (eq < 0 || dot < 0 || dot > eq) {
-                throw new FsilException("--set expects method.param=value, got '" + s + "'");
-            }
-            String target = s.substring(0, dot);
-            Map<String, String> kv = Map.of(s.substring(dot + 1, eq), s.substring(eq + 1));
-            boolean matched = false;
-            for (int i = 0; i < variants.size(); i++) {
-                VariantSpec v = variants.get(i);
-                if (v.method().equals(target) || v.label().equals(target)) {
-                    variants.set(i, v.withParams(kv));
-                    matched = true;
-                }
-            }
-            if (!matched) {
-                throw new FsilException("--set " + s + ": no method variant '" + target + "' in --methods");
-            }
+    /** The name before '=' in {@code name=value}. */
+    private static String name(String kv, String expects) {
+        int eq = kv.indexOf('=');
+        if (eq <= 0) {
+            throw new FsilException(expects + ", got '" + kv + "'");
         }
-        return new RunSpec(variants, rs.datasets(), rs.backbone(), rs.protocol(), rs.options(), rs.orderSeed(),
-                rs.trainSeed(), rs.backboneSeed(), rs.threads(), rs.select(), rs.selectMetric(), rs.calibrate());
-    }
-
-    private static void put(ObjectNode tree, String field, String value) {
-        if (value != null) {
-            tree.put(field, value);
-        }
-    }
-
-    private static void putOption(ObjectNode options, String name, String value) {
-        if (value != null) {
-            var a = options.putArray(name);
-            for (String v : value.split(",")) {
-                if (!v.isBlank()) {
-                    a.add(v.trim());
-                }
-            }
-        }
+        return kv.substring(0, eq).trim();
     }
 }

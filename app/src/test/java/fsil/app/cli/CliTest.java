@@ -277,6 +277,9 @@ class CliTest {
                     }
                 }
                 String run = run("run", "--help").out();
+                // the footer lists the protocols, which are plugins: injected only once the arguments are parsed
+                assertTrue(run.contains("Protocols and their options") && run.contains("  fewshot: "), run);
+                assertEquals(run, run("help", "run").out(), "'fsil help run' prints the same help");
                 for (String w : new String[]{"config.json,", "a_matrix.csv,", "engine-spark/README.md);",
                         "k8s://...;", "runs/<protocol>-<time>)", "method.param=value"}) {
                     assertTrue(run.contains(w), w + " broken at " + width + ":\n" + run);

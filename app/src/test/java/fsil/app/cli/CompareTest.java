@@ -162,6 +162,7 @@ class CompareTest {
                 "--protocol", "fewshot", "--shots", "5", "--episodes", "40", "-o", "episodes-per-unit=10", "--out",
                 mlp.toString(), "--cache", tmp.resolve("cache").toString(), "--quiet");
         assertEquals(0, r.code(), r.err());
+        assertTrue(Files.isDirectory(tmp.resolve("cache").resolve("features")), "--cache reaches the injected runner");
         refusedInOneLine(run("compare", both.toString(), mlp.toString(), "--baseline", "ncm", "--out",
                 out.toString()), "runs " + both + " and " + mlp + " ran on different data for dataset digits");
 

@@ -20,6 +20,7 @@ import ai.djl.training.optimizer.Optimizer;
 import ai.djl.training.tracker.Tracker;
 import fsil.api.FeatureMatrix;
 import fsil.api.FsilException;
+import fsil.api.ProgressSink;
 import fsil.core.progress.TrainingLog;
 import fsil.core.random.RandomStreams;
 import fsil.data.Images;
@@ -178,7 +179,7 @@ final class ConvTrainer {
                 long tTrain = System.nanoTime(); // images/s from here: engine start and libtorch extraction excluded
                 int k = base.length;
                 int batches = rows.length / bs + (rows.length % bs >= 2 ? 1 : 0); // a last batch of 1 is dropped
-                TrainingLog log = new TrainingLog(what, "batches", (long) c.epochs() * batches);
+                TrainingLog log = new TrainingLog(ProgressSink.LOGGING, what, "batches", (long) c.epochs() * batches);
                 float[] buf = new float[bs * im.pixels()];
                 float[] onehot = new float[bs * k];
                 int[] y = new int[bs];
@@ -256,7 +257,7 @@ final class ConvTrainer {
                 load(net, model.getNDManager(), bestParams);
             }
             int all = raw.train().size() + raw.test().size();
-            TrainingLog elog = new TrainingLog("embedding with " + c.describe() + " on " + raw.name(), "images", all);
+            TrainingLog elog = new TrainingLog(ProgressSink.LOGGING, "embedding with " + c.describe() + " on " + raw.name(), "images", all);
             FeatureMatrix train = embed(features, model.getNDManager(), input, im.train(),
                     java.util.stream.IntStream.range(0, raw.train().size()).toArray(), Math.max(bs, 256),
                     done -> elog.step(done, null));

@@ -10,7 +10,7 @@ import java.util.logging.Logger;
 
 /** Collects the progress lines ({@link TrainingLog}) emitted while it is open. */
 final class ProgressCapture extends Handler implements AutoCloseable {
-    private final Logger logger = Logger.getLogger(TrainingLog.LOGGER);
+    private final Logger logger = Logger.getLogger(fsil.api.ProgressSink.LOGGER);
     final List<String> lines = new ArrayList<>();
 
     ProgressCapture() {

@@ -1,22 +1,19 @@
 package fsil.core.progress;
 
+import fsil.api.ProgressSink;
+
 import java.util.Locale;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * Progress lines of long preparation work (backbone training, meta-training): "what: 300/1000 episodes, loss
  * 1.234, 2m10s left", the first step reported at once, then at most one every {@link #INTERVAL_NANOS} and one at
- * the end, on the java.util.logging logger
- * {@value #LOGGER}. A run forwards them to its progress display (the command line's, a notebook's); elsewhere they go
- * wherever java.util.logging sends INFO records (standard error by default). Called from the training loop itself,
- * so it needs no thread of its own.
+ * the end, to the plugin's {@link ProgressSink}. Called from the training loop itself, so it needs no thread of its
+ * own.
  */
 public final class TrainingLog {
-    public static final String LOGGER = "fsil.progress";
     static final long INTERVAL_NANOS = 5_000_000_000L;
-    private static final Logger LOG = Logger.getLogger(LOGGER);
 
+    private final ProgressSink sink;
     private final String what;
     private final String unit;
     private final long total;
@@ -24,11 +21,13 @@ public final class TrainingLog {
     private long last = start - INTERVAL_NANOS;
 
     /**
+     * @param sink  where the lines go
      * @param what  e.g. "lsgp meta-training on digits"
      * @param unit  what is counted, e.g. "episodes", "epochs"
      * @param total how many there are
      */
-    public TrainingLog(String what, String unit, long total) {
+    public TrainingLog(ProgressSink sink, String what, String unit, long total) {
+        this.sink = sink;
         this.what = what;
         this.unit = unit;
         this.total = total;
@@ -44,7 +43,7 @@ public final class TrainingLog {
         double elapsed = (now - start) / 1e9;
         String eta = done >= total ? "took " + duration(elapsed)
                 : done == 0 ? "" : duration(elapsed / done * (total - done)) + " left";
-        LOG.log(Level.INFO, String.format(Locale.ROOT, "%s: %d/%d %s%s%s", what, done, total, unit,
+        sink.message(String.format(Locale.ROOT, "%s: %d/%d %s%s%s", what, done, total, unit,
                 detail == null ? "" : ", " + detail, eta.isEmpty() ? "" : ", " + eta));
     }
 

@@ -1,7 +1,6 @@
 package fsil.engine.spark;
 
 import com.google.inject.Guice;
-import com.google.inject.Injector;
 import fsil.api.FsilException;
 import fsil.app.FsilModule;
 import fsil.app.Plugins;
@@ -12,6 +11,7 @@ import fsil.eval.run.Progress;
 import fsil.eval.run.RunPlan;
 import fsil.eval.run.RunSpec;
 import fsil.eval.run.UnitRunner;
+import jakarta.inject.Inject;
 import org.apache.spark.broadcast.Broadcast;
 
 import java.io.Serializable;
@@ -113,6 +113,13 @@ final class RunContext {
         }
     }
 
+    /** What an executor needs of the application, as its injector assembles it. */
+    record Assembled(Plugins plugins, FeatureSource features) {
+        @Inject
+        Assembled {
+        }
+    }
+
     private static RunContext build(Descriptor d) {
         Path cache = Path.of(d.cacheDir());
         FsilModule module = new FsilModule().withCacheDir(cache);
@@ -140,12 +147,12 @@ final class RunContext {
                 // the dataset plugins through their backbones, as on the driver
             }
         }
-        Injector injector = Guice.createInjector(module);
-        Plugins plugins = injector.getInstance(Plugins.class);
+        Assembled fsil = Guice.createInjector(module).getInstance(Assembled.class);
+        Plugins plugins = fsil.plugins();
         RunSpec spec = RunSpec.fromTree(RunSpecs.tree(d.specJson()), "the driver's spec.json");
         // the driver's decisions (parameters chosen on validation classes, fitted temperatures) come with its config
         RunPlan plan = RunPlan.resolve(spec, plugins.methods(), plugins.protocols(),
-                injector.getInstance(FeatureSource.class), cache, Progress.SILENT)
+                fsil.features(), cache, Progress.SILENT)
                 .withDecisionsOf(RunSpecs.tree(d.config()));
         String config = plan.config().toString();
         if (!config.equals(d.config())) {

@@ -9,7 +9,7 @@ import fsil.data.FeatureSet;
  * An evaluation protocol: an exactly defined way of turning a {@link FeatureSet} into independent units (an
  * episode, an incremental run with one seed) that any capable method can be run on. Its options are its typed
  * {@link #parameters()}; a run may give several values for an option, which makes several settings. A protocol is a
- * plugin: list an implementation (public, with a public no-argument constructor) in
+ * plugin: list an implementation (public, with an {@code @Inject} or a public no-argument constructor) in
  * {@code META-INF/services/fsil.eval.protocol.Protocol} and it appears in {@code fsil run --protocol} and
  * {@code fsil protocols}.
  */

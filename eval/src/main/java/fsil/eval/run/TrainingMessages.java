@@ -12,7 +12,7 @@ import java.util.logging.Logger;
  * java.util.logging's default standard-error format.
  */
 final class TrainingMessages implements AutoCloseable {
-    private static final Logger LOG = Logger.getLogger(TrainingLog.LOGGER);
+    private static final Logger LOG = Logger.getLogger(fsil.api.ProgressSink.LOGGER);
     private final Forward handler;
     private final boolean parentHandlers;
 

@@ -147,7 +147,7 @@ public class RunnerTest {
                 java.util.EnumSet.of(fsil.api.Capability.INDUCTIVE_FEWSHOT)) {
             @Override
             public fsil.api.Learner learner(fsil.api.Params params, fsil.api.Background background) {
-                new fsil.core.progress.TrainingLog("toy meta-training", "epochs", 3).step(3, "loss 0.5");
+                new fsil.core.progress.TrainingLog(fsil.api.ProgressSink.LOGGING, "toy meta-training", "epochs", 3).step(3, "loss 0.5");
                 return super.learner(params, background);
             }
         };

@@ -10,6 +10,7 @@ import fsil.core.random.RandomStreams;
 import fsil.api.FsilException;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
+import fsil.api.ProgressSink;
 import fsil.core.progress.TrainingLog;
 import org.ejml.data.DMatrixRMaj;
 
@@ -92,7 +93,7 @@ final class MetaTrainer {
             best.evaluate(0, logS[0]);
         }
         int every = cfg.checkpointEvery();
-        TrainingLog log = new TrainingLog("lsgp meta-training", "episodes", cfg.trainEpisodes());
+        TrainingLog log = new TrainingLog(ProgressSink.LOGGING, "lsgp meta-training", "episodes", cfg.trainEpisodes());
         double recentLoss = Double.NaN; // exponential average over about 50 episodes, for the progress line only
         for (int e = 0; e < cfg.trainEpisodes(); e++) {
             log.step(e, Double.isNaN(recentLoss) ? null : String.format(java.util.Locale.ROOT, "loss %.4f",
