@@ -26,7 +26,7 @@ import java.util.concurrent.Callable;
 final class BenchCommand implements Callable<Integer> {
     @Parameters(index = "0", arity = "0..1", description = "benchmark id (omit to list them)")
     String id;
-    @Parameters(index = "1..*", description = "options key=value")
+    @Parameters(index = "1..*", description = "parameters key=value (listed with the benchmark)")
     List<String> options = new ArrayList<>();
 
     @CommandLine.Spec
@@ -39,7 +39,11 @@ final class BenchCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         Registry<Benchmark> all = plugins.benchmarks();
         if (id == null) {
-            all.all().forEach(b -> out.printf("%-24s %s%n", b.id(), b.description()));
+            int width = spec.commandLine().getUsageHelpWidth();
+            for (Benchmark b : all.all()) {
+                out.println(TextWrap.wrap(String.format("%-24s ", b.id()), b.description(), 25, width));
+                out.println(MethodsCommand.parameters(b.parameters(), width));
+            }
             return 0;
         }
         Benchmark b = all.get(id);
@@ -51,7 +55,7 @@ final class BenchCommand implements Callable<Integer> {
             }
             opts.put(kv.substring(0, eq), kv.substring(eq + 1));
         }
-        out.print(BenchTable.format(b.run(opts)));
+        out.print(BenchTable.format(b.run(b.params(opts))));
         out.flush();
         return 0;
     }

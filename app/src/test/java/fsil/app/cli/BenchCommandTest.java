@@ -15,9 +15,12 @@ class BenchCommandTest {
     void listsTheEndToEndBenchmarksOnly() {
         CliTest.Result r = CliTest.run("bench");
         assertEquals(0, r.code(), r.err());
-        List<String> ids = r.out().lines().map(l -> l.split(" ")[0]).sorted().toList();
+        List<String> ids = r.out().lines().filter(l -> !l.isBlank() && !l.startsWith(" "))
+                .map(l -> l.split(" ")[0]).sorted().toList();
         assertEquals(List.of("bavardage-episodes", "gptree-classes-sweep", "lsgp-inference", "ncmf-incremental",
                 "ppca-scale"), ids);
+        assertTrue(r.out().contains("    classes=10000  (integer") && r.out().contains("synthetic classes"),
+                "each benchmark's typed parameters are listed:\n" + r.out());
     }
 
     @Test

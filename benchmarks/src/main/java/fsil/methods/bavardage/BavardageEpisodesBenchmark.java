@@ -4,6 +4,8 @@ import fsil.api.Background;
 import fsil.api.ClassTable;
 import fsil.api.FsilException;
 import fsil.api.Learner;
+import fsil.api.Param;
+import fsil.api.Params;
 import fsil.core.bench.BenchResult;
 import fsil.core.bench.Benchmark;
 import fsil.core.random.RandomStreams;
@@ -15,7 +17,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * Episodes per second of BAVARDAGE against its soft k-means initialisation alone, measured in the same run on the
@@ -24,14 +25,33 @@ import java.util.Set;
  * preprocessing row uses T_vb = 4 / base-per-class and s_max = 5 sqrt(base-per-class), the official values carried
  * over to the scale of the pooled covariance (the code's scatter sums over the samples of a class).
  *
- * <p>Options (key=value): dim (640), ways (5), shots (5), queries (75, split evenly over the ways), episodes
- * (100, the pool solved per timed repetition), reps (5, round robin over the variants), warmups (1), base-classes
- * (64), base-per-class (100), novel-classes (20), novel-per-class (100), seed (1), separation (0.6, scale of the
- * class means in the synthetic model).
+ * <p>Its parameters ({@code fsil bench} lists them) size the synthetic data, the episodes and the repetitions.
  */
 public final class BavardageEpisodesBenchmark implements Benchmark {
-    private static final Set<String> KEYS = Set.of("dim", "ways", "shots", "queries", "episodes", "reps", "warmups",
-            "base-classes", "base-per-class", "novel-classes", "novel-per-class", "seed", "separation");
+    static final Param<Integer> DIM = Param.integer("dim", 640, 1, 1_000_000, "feature dimension");
+    static final Param<Integer> WAYS = Param.integer("ways", 5, 1, 10_000, "classes per episode");
+    static final Param<Integer> SHOTS = Param.integer("shots", 5, 1, 10_000, "support samples per class");
+    static final Param<Integer> QUERIES = Param.integer("queries", 75, 1, 1_000_000,
+            "queries per episode, split evenly over the ways");
+    static final Param<Integer> EPISODES = Param.integer("episodes", 100, 1, 1_000_000,
+            "the pool of episodes solved per timed repetition");
+    static final Param<Integer> REPS = Param.integer("reps", 5, 1, 10_000, "repetitions, round robin over variants");
+    static final Param<Integer> WARMUPS = Param.integer("warmups", 1, 0, 10_000, "untimed warm-up repetitions");
+    static final Param<Integer> BASE_CLASSES = Param.integer("base-classes", 64, 1, 1_000_000, "base classes");
+    static final Param<Integer> BASE_PER_CLASS = Param.integer("base-per-class", 100, 1, 1_000_000,
+            "samples per base class");
+    static final Param<Integer> NOVEL_CLASSES = Param.integer("novel-classes", 20, 1, 1_000_000, "novel classes");
+    static final Param<Integer> NOVEL_PER_CLASS = Param.integer("novel-per-class", 100, 1, 1_000_000,
+            "samples per novel class");
+    static final Param<Integer> SEED = Param.integer("seed", 1, 1, Integer.MAX_VALUE, "data and episode seed");
+    static final Param<Double> SEPARATION = Param.real("separation", 0.6, 1e-9, 1e6,
+            "scale of the class means in the synthetic model");
+
+    @Override
+    public List<Param<?>> parameters() {
+        return List.of(DIM, WAYS, SHOTS, QUERIES, EPISODES, REPS, WARMUPS, BASE_CLASSES, BASE_PER_CLASS, NOVEL_CLASSES,
+                NOVEL_PER_CLASS, SEED, SEPARATION);
+    }
 
     @Override
     public String id() {
@@ -45,26 +65,20 @@ public final class BavardageEpisodesBenchmark implements Benchmark {
     }
 
     @Override
-    public BenchResult run(Map<String, String> options) {
-        for (String k : options.keySet()) {
-            if (!KEYS.contains(k)) {
-                throw new FsilException("unknown option '" + k + "' for benchmark " + id() + "; valid options: "
-                        + KEYS.stream().sorted().toList());
-            }
-        }
-        int dim = intOption(options, "dim", 640, 1);
-        int ways = intOption(options, "ways", 5, 1);
-        int shots = intOption(options, "shots", 5, 1);
-        int queries = intOption(options, "queries", 75, 1);
-        int episodes = intOption(options, "episodes", 100, 1);
-        int reps = intOption(options, "reps", 5, 1);
-        int warmups = intOption(options, "warmups", 1, 0);
-        int baseClasses = intOption(options, "base-classes", 64, 1);
-        int basePer = intOption(options, "base-per-class", 100, 1);
-        int novelClasses = intOption(options, "novel-classes", 20, 1);
-        int novelPer = intOption(options, "novel-per-class", 100, 1);
-        long seed = intOption(options, "seed", 1, 1);
-        double separation = doubleOption(options, "separation", 0.6);
+    public BenchResult run(Params o) {
+        int dim = o.get(DIM);
+        int ways = o.get(WAYS);
+        int shots = o.get(SHOTS);
+        int queries = o.get(QUERIES);
+        int episodes = o.get(EPISODES);
+        int reps = o.get(REPS);
+        int warmups = o.get(WARMUPS);
+        int baseClasses = o.get(BASE_CLASSES);
+        int basePer = o.get(BASE_PER_CLASS);
+        int novelClasses = o.get(NOVEL_CLASSES);
+        int novelPer = o.get(NOVEL_PER_CLASS);
+        long seed = o.get(SEED);
+        double separation = o.get(SEPARATION);
         if (queries % ways != 0) {
             throw new FsilException("queries (" + queries + ") must be a multiple of ways (" + ways + ")");
         }
@@ -144,38 +158,6 @@ public final class BavardageEpisodesBenchmark implements Benchmark {
     private static void solveAll(Learner learner, List<LabeledEpisode> pool) {
         for (int e = 0; e < pool.size(); e++) {
             learner.solve(pool.get(e).episode(), e);
-        }
-    }
-
-    private static double doubleOption(Map<String, String> options, String key, double def) {
-        String v = options.get(key);
-        if (v == null) {
-            return def;
-        }
-        try {
-            double x = Double.parseDouble(v.trim());
-            if (!(x > 0) || Double.isInfinite(x)) {
-                throw new NumberFormatException();
-            }
-            return x;
-        } catch (NumberFormatException e) {
-            throw new FsilException("option " + key + "=" + v + " must be a positive number");
-        }
-    }
-
-    private static int intOption(Map<String, String> options, String key, int def, int min) {
-        String v = options.get(key);
-        if (v == null) {
-            return def;
-        }
-        try {
-            int x = Integer.parseInt(v.trim());
-            if (x < min) {
-                throw new NumberFormatException();
-            }
-            return x;
-        } catch (NumberFormatException e) {
-            throw new FsilException("option " + key + "=" + v + " must be an integer >= " + min);
         }
     }
 }

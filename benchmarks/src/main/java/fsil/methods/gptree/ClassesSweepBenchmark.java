@@ -2,11 +2,12 @@ package fsil.methods.gptree;
 
 import fsil.api.Background;
 import fsil.api.FeatureMatrix;
-import fsil.api.InvalidParameterException;
 import fsil.api.LabeledData;
 import fsil.api.Learner;
 import fsil.api.Session;
 import fsil.api.SessionContext;
+import fsil.api.Param;
+import fsil.api.Params;
 import fsil.core.bench.BenchResult;
 import fsil.core.bench.Benchmark;
 import fsil.core.random.RandomStreams;
@@ -15,9 +16,9 @@ import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
 
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * A full {@code gp-classes} unit (one learn() with all classes, one predict()) on synthetic Gaussian classes: the
@@ -26,7 +27,17 @@ import java.util.Set;
  */
 public final class ClassesSweepBenchmark implements Benchmark {
     private static final int REPS = 3;
-    private static final Set<String> KEYS = Set.of("classes", "per_class", "d", "chains", "steps", "seed");
+    static final Param<Integer> CLASSES = Param.integer("classes", 30, 2, 100_000, "classes (C)");
+    static final Param<Integer> PER_CLASS = Param.integer("per_class", 15, 1, 1_000_000, "training samples per class");
+    static final Param<Integer> D = Param.integer("d", 128, 1, 1_000_000, "feature dimension");
+    static final Param<Integer> CHAINS = Param.integer("chains", 4, 1, 10_000, "Gibbs chains of the M-chain variants");
+    static final Param<Integer> STEPS = Param.integer("steps", 2, 1, 1_000_000, "Gibbs steps per prediction");
+    static final Param<Integer> SEED = Param.integer("seed", 1, 0, Integer.MAX_VALUE, "data seed");
+
+    @Override
+    public List<Param<?>> parameters() {
+        return List.of(CLASSES, PER_CLASS, D, CHAINS, STEPS, SEED);
+    }
 
     @Override
     public String id() {
@@ -36,25 +47,17 @@ public final class ClassesSweepBenchmark implements Benchmark {
     @Override
     public String description() {
         return "GP-Tree gp-classes unit (fit + predict) at C = 30, 15 samples per class: kmeans vs stick-break vs random "
-                + "tree, M chains vs 1 (options: classes, per_class, d, chains, steps, seed)";
+                + "tree, M chains vs 1";
     }
 
     @Override
-    public BenchResult run(Map<String, String> options) {
-        for (String k : options.keySet()) {
-            if (!KEYS.contains(k)) {
-                throw new InvalidParameterException("gptree-classes-sweep: unknown option '" + k + "'; known: " + KEYS);
-            }
-        }
-        int c = Integer.parseInt(options.getOrDefault("classes", "30"));
-        int per = Integer.parseInt(options.getOrDefault("per_class", "15"));
-        int d = Integer.parseInt(options.getOrDefault("d", "128"));
-        String chains = options.getOrDefault("chains", "4");
-        String steps = options.getOrDefault("steps", "2");
-        long seed = Long.parseLong(options.getOrDefault("seed", "1"));
-        if (c < 2 || per < 1 || d < 1) {
-            throw new InvalidParameterException("gptree-classes-sweep: need classes >= 2, per_class >= 1, d >= 1");
-        }
+    public BenchResult run(Params o) {
+        int c = o.get(CLASSES);
+        int per = o.get(PER_CLASS);
+        int d = o.get(D);
+        String chains = o.text(CHAINS.name());
+        String steps = o.text(STEPS.name());
+        long seed = o.get(SEED);
         LabeledData train = synthetic(c, per, d, seed);
         LabeledData test = synthetic(c, 5, d, seed + 1);
         Map<String, Map<String, String>> variants = new LinkedHashMap<>();

@@ -9,6 +9,8 @@ import fsil.api.Learner;
 import fsil.api.Prediction;
 import fsil.api.Session;
 import fsil.api.SessionContext;
+import fsil.api.Param;
+import fsil.api.Params;
 import fsil.core.bench.BenchResult;
 import fsil.core.bench.Benchmark;
 import fsil.core.random.RandomStreams;
@@ -20,7 +22,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Test-time cost of the logistic-softmax GP at equal accuracy: mean-field with the defaults (tolerance stop,
@@ -37,10 +38,9 @@ import java.util.Set;
  * the median of these per-repetition ratios and their range over the repetitions ({@code ratio min},
  * {@code ratio max}), next to the median times.
  *
- * <p>Options (key=value): dim (64), ways (5), shots (5), queries (75), episodes (100 per timed repetition), reps (12),
- * warmups (1), mc_samples (1000), gibbs (comma-separated burn-in+kept sweeps, "20+30,600+200"; "none" for no chain,
- * e.g. at mean=-5 where the chain cannot run), tau (0.2),
- * mean (0: the Gibbs chain cannot run at the paper's test mean -5 with tau = 0.2, see {@link GibbsSampler}), seed (1).
+ * <p>Its parameters ({@code fsil bench} lists them) size the episodes and the repetitions and set the chains
+ * ({@code gibbs}: comma-separated burn-in+kept sweeps, "none" for no chain, e.g. at mean=-5 where the chain cannot run;
+ * the Gibbs chain cannot run at the paper's test mean -5 with tau = 0.2, see {@link GibbsSampler}).
  *
  * <p>Fidelity notes, on the first check_episodes (2) episodes with the reference settings: the largest distance of the
  * posterior means (latent units, every class and support point) and of the query probabilities from the mean-field
@@ -52,8 +52,33 @@ import java.util.Set;
 public final class LsgpInferenceBenchmark implements Benchmark {
     static final String REFERENCE = "mean-field (ref.)";
     static final String PREVIOUS = "mean-field 20 steps, MC";
-    private static final Set<String> KEYS = Set.of("dim", "ways", "shots", "queries", "episodes", "reps", "warmups",
-            "mc_samples", "gibbs", "tau", "mean", "seed", "check_episodes", "ref_draws", "fixed_steps");
+    static final Param<Integer> DIM = Param.integer("dim", 64, 2, 1_000_000, "feature dimension");
+    static final Param<Integer> WAYS = Param.integer("ways", 5, 2, 10_000, "classes per episode");
+    static final Param<Integer> SHOTS = Param.integer("shots", 5, 1, 10_000, "support samples per class");
+    static final Param<Integer> QUERIES = Param.integer("queries", 75, 1, 1_000_000, "queries per episode (>= ways)");
+    static final Param<Integer> EPISODES = Param.integer("episodes", 100, 1, 1_000_000,
+            "episodes per timed repetition");
+    static final Param<Integer> REPS = Param.integer("reps", 12, 1, 10_000, "timed repetitions, alternating variants");
+    static final Param<Integer> WARMUPS = Param.integer("warmups", 1, 0, 10_000, "untimed warm-up repetitions");
+    static final Param<Integer> MC_SAMPLES = Param.integer("mc_samples", 1000, 1, 100_000_000,
+            "Monte Carlo draws of the 20-step variant's predictive");
+    static final Param<String> GIBBS = Param.text("gibbs", "20+30,600+200",
+            "Gibbs variants as burn-in+kept sweeps, comma-separated; none: no chain");
+    static final Param<Double> TAU = Param.real("tau", 0.2, 1e-6, 1e6, "temperature of the logistic-softmax");
+    static final Param<Double> MEAN = Param.real("mean", 0, -1e6, 1e6, "prior mean of the latent functions");
+    static final Param<Integer> SEED = Param.integer("seed", 1, 0, Integer.MAX_VALUE, "episode seed");
+    static final Param<Integer> CHECK_EPISODES = Param.integer("check_episodes", 2, 0, 1_000_000,
+            "episodes of the fidelity checks");
+    static final Param<Integer> REF_DRAWS = Param.integer("ref_draws", 1_000_000, 1, 1_000_000_000,
+            "Monte Carlo draws of the fidelity reference");
+    static final Param<Integer> FIXED_STEPS = Param.integer("fixed_steps", 5000, 1, 100_000_000,
+            "most steps of the mean-field fixed point of the fidelity checks");
+
+    @Override
+    public List<Param<?>> parameters() {
+        return List.of(DIM, WAYS, SHOTS, QUERIES, EPISODES, REPS, WARMUPS, MC_SAMPLES, GIBBS, TAU, MEAN, SEED,
+                CHECK_EPISODES, REF_DRAWS, FIXED_STEPS);
+    }
 
     @Override
     public String id() {
@@ -67,27 +92,21 @@ public final class LsgpInferenceBenchmark implements Benchmark {
     }
 
     @Override
-    public BenchResult run(Map<String, String> options) {
-        for (String k : options.keySet()) {
-            if (!KEYS.contains(k)) {
-                throw new FsilException("unknown option '" + k + "' for benchmark " + id() + "; valid options: "
-                        + KEYS.stream().sorted().toList());
-            }
-        }
-        int dim = (int) number(options, "dim", 64);
-        int ways = (int) number(options, "ways", 5);
-        int shots = (int) number(options, "shots", 5);
-        int queries = (int) number(options, "queries", 75);
-        int episodes = (int) number(options, "episodes", 100);
-        int reps = (int) number(options, "reps", 12);
-        int warmups = (int) number(options, "warmups", 1);
-        long seed = (long) number(options, "seed", 1);
-        String mc = options.getOrDefault("mc_samples", "1000");
-        String tau = options.getOrDefault("tau", "0.2");
-        String mean = options.getOrDefault("mean", "0");
-        int checks = (int) Math.min(number(options, "check_episodes", 2), episodes);
-        int refDraws = (int) number(options, "ref_draws", 1_000_000);
-        int fixedSteps = (int) number(options, "fixed_steps", 5000);
+    public BenchResult run(Params o) {
+        int dim = o.get(DIM);
+        int ways = o.get(WAYS);
+        int shots = o.get(SHOTS);
+        int queries = o.get(QUERIES);
+        int episodes = o.get(EPISODES);
+        int reps = o.get(REPS);
+        int warmups = o.get(WARMUPS);
+        long seed = o.get(SEED);
+        String mc = o.text(MC_SAMPLES.name());
+        String tau = o.text(TAU.name());
+        String mean = o.text(MEAN.name());
+        int checks = Math.min(o.get(CHECK_EPISODES), episodes);
+        int refDraws = o.get(REF_DRAWS);
+        int fixedSteps = o.get(FIXED_STEPS);
         if (ways < 2 || shots < 1 || queries < ways || episodes < 1 || reps < 1 || dim < 2) {
             throw new FsilException("need ways >= 2, shots >= 1, queries >= ways, episodes >= 1, reps >= 1, dim >= 2");
         }
@@ -103,7 +122,7 @@ public final class LsgpInferenceBenchmark implements Benchmark {
         Map<String, Map<String, String>> variants = new LinkedHashMap<>();
         variants.put(REFERENCE, Map.of());
         variants.put(PREVIOUS, Map.of("steps", "20", "tol", "0", "predictive", "monte-carlo"));
-        String chains = options.getOrDefault("gibbs", "20+30,600+200");
+        String chains = o.get(GIBBS);
         for (String len : chains.equals("none") ? new String[0] : chains.split(",")) {
             String[] bs = len.trim().split("\\+");
             if (bs.length != 2) {
@@ -303,18 +322,6 @@ public final class LsgpInferenceBenchmark implements Benchmark {
         java.util.Arrays.sort(t);
         int n = t.length;
         return n % 2 == 1 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
-    }
-
-    private static double number(Map<String, String> o, String key, double def) {
-        String v = o.get(key);
-        if (v == null) {
-            return def;
-        }
-        try {
-            return Double.parseDouble(v);
-        } catch (NumberFormatException e) {
-            throw new FsilException("option " + key + "=" + v + " is not a number");
-        }
     }
 
     /** Support and labelled queries: class means on a sphere of radius 2, unit Gaussian noise, shifted positive. */

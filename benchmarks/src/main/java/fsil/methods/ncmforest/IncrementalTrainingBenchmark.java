@@ -2,6 +2,8 @@ package fsil.methods.ncmforest;
 
 import fsil.api.LabeledData;
 import fsil.core.bench.BenchResult;
+import fsil.api.Param;
+import fsil.api.Params;
 import fsil.core.bench.Benchmark;
 import fsil.core.random.RandomStreams;
 
@@ -20,30 +22,33 @@ import java.util.Map;
  * sides of the trade-off; checkpoint tables and the NCM reference accuracy are in the notes.
  */
 public final class IncrementalTrainingBenchmark implements Benchmark {
-    static final Map<String, String> DEFAULTS = defaults();
+    static final Param<Integer> CLASSES = Param.integer("classes", 50, 2, 1_000_000, "synthetic classes");
+    static final Param<Integer> DIM = Param.integer("dim", 64, 1, 1_000_000, "feature dimension");
+    static final Param<Integer> RANK = Param.integer("rank", 16, 1, 1_000_000, "rank of each class's covariance");
+    static final Param<Double> SPREAD = Param.real("spread", 1.2, 0, 1e6, "spread of the class means");
+    static final Param<Double> NOISE = Param.real("noise", 1.0, 0, 1e6, "isotropic noise");
+    static final Param<Integer> MODES = Param.integer("modes", 3, 1, 1_000, "Gaussian modes per class");
+    static final Param<Integer> PER_CLASS = Param.integer("per_class", 50, 1, 1_000_000, "training samples per class");
+    static final Param<Integer> TEST_PER_CLASS = Param.integer("test_per_class", 30, 1, 1_000_000,
+            "test samples per class");
+    static final Param<Integer> INITIAL = Param.integer("initial", 3, 1, 1_000_000, "classes of the initial training");
+    static final Param<Integer> CHUNK = Param.integer("chunk", 1, 1, 1_000_000, "classes added at a time");
+    static final Param<String> STRATEGIES = Param.text("strategies", "uls,igt,rtst,rust",
+            "incremental strategies compared with retraining, comma-separated");
+    static final Param<Integer> WARMUP = Param.integer("warmup", 1, 0, 100, "untimed warm-up passes of the whole run");
+    static final Param<Integer> SEED = Param.integer("seed", 1, 0, Integer.MAX_VALUE, "data and class-order seed");
+    /** The forest's own parameters, given to every strategy (checked again by the method). */
+    private static final List<Param<?>> FOREST = List.of(NcmForestMethod.TREES, NcmForestMethod.PI,
+            NcmForestMethod.SELECTION, NcmForestMethod.RUST_INSERTION, NcmForestMethod.RUST_NODES,
+            NcmForestMethod.MIN_LEAF);
 
-    private static Map<String, String> defaults() {
-        Map<String, String> d = new LinkedHashMap<>();
-        d.put("classes", "50");
-        d.put("dim", "64");
-        d.put("rank", "16");
-        d.put("spread", "1.2");
-        d.put("noise", "1.0");
-        d.put("modes", "3");
-        d.put("per_class", "50");
-        d.put("test_per_class", "30");
-        d.put("initial", "3");
-        d.put("chunk", "1");
-        d.put("trees", "50");
-        d.put("strategies", "uls,igt,rtst,rust");
-        d.put("pi", "0.8");
-        d.put("selection", "nodes");
-        d.put("rust_insertion", "add-only");
-        d.put("rust_nodes", "selected");
-        d.put("min_leaf", "10");
-        d.put("warmup", "1");
-        d.put("seed", "1");
-        return d;
+    @Override
+    public List<Param<?>> parameters() {
+        List<Param<?>> all = new ArrayList<>(List.of(CLASSES, DIM, RANK, SPREAD, NOISE, MODES, PER_CLASS,
+                TEST_PER_CLASS, INITIAL, CHUNK));
+        all.addAll(FOREST);
+        all.addAll(List.of(STRATEGIES, WARMUP, SEED));
+        return all;
     }
 
     @Override
@@ -58,30 +63,29 @@ public final class IncrementalTrainingBenchmark implements Benchmark {
     }
 
     @Override
-    public BenchResult run(Map<String, String> options) {
-        BenchOptions o = new BenchOptions(id(), DEFAULTS, options);
-        int classes = o.integer("classes", 2);
-        int initial = o.integer("initial", 1);
-        long seed = o.integer("seed", 0);
-        SyntheticClasses gen = new SyntheticClasses(o.integer("dim", 1), o.integer("rank", 1), o.real("spread", 0),
-                o.real("noise", 0), o.integer("modes", 1), seed);
+    public BenchResult run(Params o) {
+        int classes = o.get(CLASSES);
+        int initial = o.get(INITIAL);
+        long seed = o.get(SEED);
+        SyntheticClasses gen = new SyntheticClasses(o.get(DIM), o.get(RANK), o.get(SPREAD), o.get(NOISE), o.get(MODES),
+                seed);
         int[] all = classIds(classes);
-        LabeledData train = gen.sample(all, o.integer("per_class", 1), 0);
-        LabeledData test = gen.sample(all, o.integer("test_per_class", 1), 1);
+        LabeledData train = gen.sample(all, o.get(PER_CLASS), 0);
+        LabeledData test = gen.sample(all, o.get(TEST_PER_CLASS), 1);
         int[] order = RandomStreams.permutation(classes, RandomStreams.create(RandomStreams.derive(seed, "order")));
         Map<String, String> params = new LinkedHashMap<>();
-        for (String k : new String[]{"trees", "pi", "selection", "rust_insertion", "rust_nodes", "min_leaf"}) {
-            params.put(k, o.text(k));
+        for (Param<?> p : FOREST) {
+            params.put(p.name(), o.text(p.name()));
         }
-        List<String> strategies = new ArrayList<>(Arrays.asList(o.text("strategies").split(",")));
-        for (int w = 0; w < o.integer("warmup", 0); w++) {
+        List<String> strategies = new ArrayList<>(Arrays.asList(o.get(STRATEGIES).split(",")));
+        for (int w = 0; w < o.get(WARMUP); w++) {
             // JIT warm-up: one untimed pass of the whole run. Without it the strategies that run first, and the
             // rarely called RUST code, are timed partly in the interpreter and their learn() times come out too high
             // (compare with warmup=0).
-            IncrementalComparison.run(strategies, params, train, test, order, initial, o.integer("chunk", 1), seed);
+            IncrementalComparison.run(strategies, params, train, test, order, initial, o.get(CHUNK), seed);
         }
         Map<String, IncrementalComparison.Curve> curves = IncrementalComparison.run(strategies, params, train, test,
-                order, initial, o.integer("chunk", 1), seed);
+                order, initial, o.get(CHUNK), seed);
         IncrementalComparison.Curve ref = curves.get("retrain");
         List<List<Object>> rows = new ArrayList<>();
         for (IncrementalComparison.Curve c : curves.values()) {
@@ -91,7 +95,7 @@ public final class IncrementalTrainingBenchmark implements Benchmark {
         int[] ncm = new int[test.size()];
         NearestClassMean.predict(test.features(), means, classes, ncm);
         List<String> notes = new ArrayList<>();
-        notes.add("one session per strategy, single thread, after " + o.text("warmup") + " untimed warm-up pass(es); "
+        notes.add("one session per strategy, single thread, after " + o.get(WARMUP) + " untimed warm-up pass(es); "
                 + "time = wall time of learn() for the added classes (initial training excluded); cmp = "
                 + "sample-centroid distance evaluations (deterministic work); /retr and rel_ = relative to the "
                 + "retrain row of the same run");
@@ -101,7 +105,7 @@ public final class IncrementalTrainingBenchmark implements Benchmark {
         notes.addAll(IncrementalComparison.checkpoints(curves, 10).lines().toList());
         notes.add("learn() time relative to retrain's learn() at the same steps, by number of classes seen:");
         notes.addAll(timeCheckpoints(curves, 10).lines().toList());
-        return new BenchResult(id() + ": " + o, IncrementalComparison.SUMMARY_COLUMNS, rows, notes);
+        return new BenchResult(title(o), IncrementalComparison.SUMMARY_COLUMNS, rows, notes);
     }
 
     static String timeCheckpoints(Map<String, IncrementalComparison.Curve> curves, int every) {

@@ -4,9 +4,11 @@ import fsil.api.FeatureMatrix;
 import fsil.api.LabeledData;
 import fsil.api.Prediction;
 import fsil.core.bench.BenchResult;
+import fsil.api.Param;
+import fsil.api.Params;
 import fsil.core.bench.Benchmark;
 
-import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -18,27 +20,28 @@ import java.util.concurrent.ExecutorService;
  * model ({@code q = 0}) of the same data is the reference measured in the same run.
  */
 public final class ScaleBenchmark implements Benchmark {
-    static final Map<String, String> DEFAULTS = defaults();
+    static final Param<Integer> CLASSES = Param.integer("classes", 10_000, 1, 10_000_000, "synthetic classes");
+    static final Param<Integer> PER_CLASS = Param.integer("per_class", 50, 1, 1_000_000, "training samples per class");
+    static final Param<Integer> DIM = Param.integer("dim", 640, 1, 1_000_000, "feature dimension");
+    static final Param<Integer> Q = Param.integer("q", 20, 0, 100_000, "PPCA's latent dimension");
+    static final Param<Double> LAMBDA = Param.real("lambda", 0.01, 1e-12, 1e12, "PPCA's regulariser");
+    static final Param<Integer> CHUNK = Param.integer("chunk", 500, 1, 10_000_000, "classes learned at a time");
+    static final Param<Integer> QUERIES = Param.integer("queries", 1000, 1, 10_000_000, "queries scored");
+    static final Param<Integer> BATCH = Param.integer("batch", 250, 1, 10_000_000, "queries scored at a time");
+    static final Param<Integer> THREADS = Param.integer("threads", 2, 1, 4096, "threads of the session");
+    static final Param<SyntheticClasses.Model> MODEL = Param.option("model", SyntheticClasses.Model.SHARED,
+            "shared: one covariance shape for all classes; power-law: eigenvalues falling as a power law");
+    static final Param<Integer> RANK = Param.integer("rank", 16, 1, 1_000_000, "rank of the class covariances");
+    static final Param<Double> SEP = Param.real("sep", 2.0, 0, 1e6, "separation of the class means");
+    static final Param<Double> NOISE = Param.real("noise", 0.5, 0, 1e6, "isotropic noise");
+    static final Param<Double> ALPHA = Param.real("alpha", 1.0, 0, 1e6, "power-law exponent (model=power-law)");
+    static final Param<Double> SCALE = Param.real("scale", 1.0, 0, 1e6, "scale of the class covariances");
+    static final Param<Integer> SEED = Param.integer("seed", 1, 0, Integer.MAX_VALUE, "data seed");
 
-    private static Map<String, String> defaults() {
-        Map<String, String> d = new LinkedHashMap<>();
-        d.put("classes", "10000");
-        d.put("per_class", "50");
-        d.put("dim", "640");
-        d.put("q", "20");
-        d.put("lambda", "0.01");
-        d.put("chunk", "500");
-        d.put("queries", "1000");
-        d.put("batch", "250");
-        d.put("threads", "2");
-        d.put("model", "shared");
-        d.put("rank", "16");
-        d.put("sep", "2.0");
-        d.put("noise", "0.5");
-        d.put("alpha", "1.0");
-        d.put("scale", "1.0");
-        d.put("seed", "1");
-        return d;
+    @Override
+    public List<Param<?>> parameters() {
+        return List.of(CLASSES, PER_CLASS, DIM, Q, LAMBDA, CHUNK, QUERIES, BATCH, THREADS, MODEL, RANK, SEP, NOISE,
+                ALPHA, SCALE, SEED);
     }
 
     /** The paper's training time per class (RTX 3080 laptop GPU, Sec. IV-C). */
@@ -56,17 +59,17 @@ public final class ScaleBenchmark implements Benchmark {
     }
 
     @Override
-    public BenchResult run(Map<String, String> options) {
-        BenchSupport o = BenchSupport.options(id(), DEFAULTS, options);
-        int classes = o.integer("classes", 1);
-        int perClass = o.integer("per_class", 1);
-        int chunk = o.integer("chunk", 1);
-        int queries = o.integer("queries", 1);
-        int batch = o.integer("batch", 1);
-        int threads = o.integer("threads", 1);
-        String q = Integer.toString(o.integer("q", 0));
-        String lambda = Double.toString(o.real("lambda", 1e-12));
-        SyntheticClasses gen = o.generator();
+    public BenchResult run(Params o) {
+        int classes = o.get(CLASSES);
+        int perClass = o.get(PER_CLASS);
+        int chunk = o.get(CHUNK);
+        int queries = o.get(QUERIES);
+        int batch = o.get(BATCH);
+        int threads = o.get(THREADS);
+        String q = o.text(Q.name());
+        String lambda = o.text(LAMBDA.name());
+        SyntheticClasses gen = new SyntheticClasses(o.get(MODEL), o.get(DIM), o.get(RANK), o.get(SEP), o.get(NOISE),
+                o.get(ALPHA), o.get(SCALE), o.get(SEED));
         int dim = gen.dimension();
         LabeledData test = testQueries(gen, classes, queries);
         ExecutorService pool = BenchSupport.pool(threads);
@@ -78,7 +81,7 @@ public final class ScaleBenchmark implements Benchmark {
             long peak = BenchSupport.heapPeak();
             Result ncm = run(Map.of("q", "0", "lambda", lambda), gen, classes, perClass, chunk, test, batch, dim, ex);
             double pairs = (double) test.size() * classes;
-            BenchResult.Builder t = BenchResult.builder(id() + ": " + o, "model", "fit_s", "ms/class", "fit/ref",
+            BenchResult.Builder t = BenchResult.builder(title(o), "model", "fit_s", "ms/class", "fit/ref",
                     "pairs/s", "score/ref", "accuracy", "memory_MiB");
             row(t, "ppca q=" + q, ppca, ncm, classes, pairs);
             row(t, "q=0 (reference)", ncm, ncm, classes, pairs);
