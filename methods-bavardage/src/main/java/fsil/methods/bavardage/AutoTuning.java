@@ -36,7 +36,9 @@ import java.util.Map;
  *   Q = 75 queries, balanced for {@code mixture=balanced} and Dirichlet(2) proportions for the unbalanced
  *   mixture (each class capped by its rows), every candidate on the same episodes. The highest mean accuracy
  *   wins unless other candidates are indistinguishable from it on these episodes (paired 95% interval); then the
- *   one nearest to the default point wins ({@link #select}).</li>
+ *   one nearest to the default point wins ({@link #selectNearest}). With {@code auto_rule=plateau} each
+ *   candidate is scored by the worst accuracy at its T_vb or any larger one instead, which makes the choice
+ *   depend much less on the tuning episodes ({@link #selectPlateau}).</li>
  * </ol>
  * Everything is a function of the base data, the parameters and {@link Background#seed()}. When no episode can be
  * drawn (fewer than two classes with enough rows for the split) or the tuning rows have no within-class spread,
@@ -221,25 +223,31 @@ public final class AutoTuning {
             candidates.add(new Candidate(taus[i / sigmas.length], sigmas[i % sigmas.length],
                     EpisodeAccuracy.mean(acc[i]), EpisodeAccuracy.ci95(acc[i])));
         }
-        int chosen = select(acc, taus, sigmas);
+        int chosen = select(params.get(BavardageMethod.AUTO_RULE), acc, taus, sigmas);
         double tau = taus[chosen / sigmas.length];
         double vs = sigmas[chosen % sigmas.length];
         return new Choice(config(params, scales, tau, vs), true, chooseTVb, chooseSMax, tuning.split(), tau, vs,
                 scales, tuning.episodes().size(), tuning.ways(), List.copyOf(candidates), seconds(t0));
     }
 
+    /** The chosen candidate's index under {@code rule} ({@link #selectNearest}, {@link #selectPlateau}). */
+    static int select(BavardageMethod.AutoRule rule, double[][] acc, double[] taus, double[] sigmas) {
+        return rule == BavardageMethod.AutoRule.PLATEAU ? selectPlateau(acc, taus, sigmas)
+                : selectNearest(acc, taus, sigmas);
+    }
+
     /**
-     * The selection rule: the candidate with the highest mean accuracy, unless others are statistically
-     * indistinguishable from it on the same episodes (paired difference below 1.96 standard errors); then the one
-     * of those nearest to the default point (tau {@value #DEFAULT_TAU}, varsigma {@value #DEFAULT_VARSIGMA}) in
-     * log distance, ties to the earlier grid point. The landscape is flat over large regions (T_vb beyond a few
-     * times the reference makes the assignments hard and the accuracy stops changing), where the highest mean is
-     * decided by noise and would wander to the grid's edges from one seed to the next.
+     * The {@code nearest} selection rule (the default): the candidate with the highest mean accuracy, unless
+     * others are statistically indistinguishable from it on the same episodes (paired difference below 1.96
+     * standard errors); then the one of those nearest to the default point (tau {@value #DEFAULT_TAU}, varsigma
+     * {@value #DEFAULT_VARSIGMA}) in log distance, ties to the earlier grid point. The landscape is flat over large
+     * regions (T_vb beyond a few times the reference makes the assignments hard and the accuracy stops changing),
+     * where the highest mean is decided by noise and would wander to the grid's edges from one seed to the next.
      *
      * @param acc [candidate][episode] accuracies, candidates in grid order (tau outer)
      * @return index of the chosen candidate
      */
-    static int select(double[][] acc, double[] taus, double[] sigmas) {
+    static int selectNearest(double[][] acc, double[] taus, double[] sigmas) {
         int best = 0;
         for (int i = 1; i < acc.length; i++) {
             if (EpisodeAccuracy.mean(acc[i]) > EpisodeAccuracy.mean(acc[best])) {
@@ -261,6 +269,96 @@ public final class AutoTuning {
             if (distance < chosenDistance) {
                 chosenDistance = distance;
                 chosen = i;
+            }
+        }
+        return chosen;
+    }
+
+    /**
+     * The {@code plateau} selection rule ({@code auto_rule=plateau}). The tuning landscape falls steeply below some
+     * T_vb (and s_max) and is flat above it (large T_vb makes the assignments hard and the accuracy stops
+     * changing); on the base-class episodes of digits the highest mean sits at the lower edge of that plateau,
+     * where novel-class episodes already lose 1.3-1.7 points, and which grid point is highest there changes with
+     * the tuning episodes. So:
+     * <ol>
+     *   <li>each candidate is scored by its <em>floor</em>: the worst mean accuracy at its varsigma and its tau or
+     *   any larger tau (ties to the earlier grid point), so that a plateau's edge scores no better than its
+     *   interior;</li>
+     *   <li>the candidates whose floor is not significantly below the best floor on the same episodes (paired
+     *   difference below 1.96 standard errors) are ties; among their tau values the one nearest to the default
+     *   {@value #DEFAULT_TAU} in log distance wins (equal distances: the larger);</li>
+     *   <li>at that tau, varsigma the same way along its own axis: among the tied candidates, the highest worst
+     *   mean at that varsigma or a larger one (equal: the varsigma nearest to the default
+     *   {@value #DEFAULT_VARSIGMA}).</li>
+     * </ol>
+     * An axis that is not chosen (NaN) takes no part.
+     *
+     * @param acc [candidate][episode] accuracies, candidates in grid order (tau outer)
+     * @return index of the chosen candidate
+     */
+    static int selectPlateau(double[][] acc, double[] taus, double[] sigmas) {
+        int n = acc.length;
+        int k = sigmas.length;
+        double[] mean = new double[n];
+        for (int i = 0; i < n; i++) {
+            mean[i] = EpisodeAccuracy.mean(acc[i]);
+        }
+        int[] floor = new int[n];
+        for (int i = 0; i < n; i++) {
+            int worst = -1;
+            for (int j = 0; j < n; j++) {
+                boolean above = j % k == i % k && !(taus[j / k] < taus[i / k]); // NaN: the same (only) tau
+                if (above && (worst < 0 || mean[j] < mean[worst])) {
+                    worst = j;
+                }
+            }
+            floor[i] = worst;
+        }
+        int best = 0;
+        for (int i = 1; i < n; i++) {
+            if (mean[floor[i]] > mean[floor[best]]) {
+                best = i;
+            }
+        }
+        boolean[] tied = new boolean[n];
+        int tau = -1;
+        for (int i = 0; i < n; i++) {
+            double[] diff = new double[acc[i].length];
+            for (int e = 0; e < diff.length; e++) {
+                diff[e] = acc[floor[best]][e] - acc[floor[i]][e];
+            }
+            tied[i] = !(EpisodeAccuracy.mean(diff) > EpisodeAccuracy.ci95(diff));
+            if (tied[i]) {
+                int t = i / k;
+                if (tau < 0) {
+                    tau = t;
+                    continue;
+                }
+                double d = logDistance(taus[t], DEFAULT_TAU);
+                double dChosen = logDistance(taus[tau], DEFAULT_TAU);
+                if (d < dChosen || d == dChosen && taus[t] > taus[tau]) {
+                    tau = t;
+                }
+            }
+        }
+        // varsigma at that tau: the same floor along varsigma (the worst mean at this varsigma or a larger one)
+        int chosen = -1;
+        double chosenFloor = Double.NaN;
+        for (int i = tau * k; i < (tau + 1) * k; i++) {
+            if (!tied[i]) {
+                continue;
+            }
+            double f = Double.POSITIVE_INFINITY;
+            for (int j = tau * k; j < (tau + 1) * k; j++) {
+                if (!(sigmas[j % k] < sigmas[i % k])) {
+                    f = Math.min(f, mean[j]);
+                }
+            }
+            if (chosen < 0 || f > chosenFloor || f == chosenFloor
+                    && logDistance(sigmas[i % k], DEFAULT_VARSIGMA) < logDistance(sigmas[chosen % k],
+                    DEFAULT_VARSIGMA)) {
+                chosen = i;
+                chosenFloor = f;
             }
         }
         return chosen;

@@ -80,8 +80,18 @@ public final class BavardageMethod implements Method {
                     + "authors' SVD keeps (completed with directions the data do not reach when the task is "
                     + "rank-deficient; with N >= D this is the global whitening)");
 
+    public static final Param<AutoRule> AUTO_RULE = Param.option("auto_rule", AutoRule.NEAREST,
+            "preset auto only: how the tuning episodes' accuracies choose T_vb and s_max; nearest = the highest "
+                    + "mean, or among the candidates indistinguishable from it the one nearest to the default point; "
+                    + "plateau = each candidate scored by the worst accuracy at its T_vb or any larger one, then the "
+                    + "T_vb nearest to the default among the indistinguishable and the best s_max there (depends "
+                    + "much less on the tuning episodes)");
+
+    /** How the auto preset chooses among its grid points ({@link AutoTuning}). */
+    public enum AutoRule { NEAREST, PLATEAU }
+
     private static final List<Param<?>> PARAMETERS = List.of(VARIANT, PREPROCESSING, PRESET, T_KM, T_VB, S_MAX,
-            N_STEP, N_KM, MIXTURE, ALPHA0, BETA0, GAMMA, DIRICHLET_COUNTS, EPS_SOFTMAX, TASK_SPAN);
+            N_STEP, N_KM, MIXTURE, ALPHA0, BETA0, GAMMA, DIRICHLET_COUNTS, EPS_SOFTMAX, TASK_SPAN, AUTO_RULE);
 
     @Override
     public String id() {

@@ -91,7 +91,7 @@ class AutoTuningTest {
         for (double[] row : flat) {
             Arrays.fill(row, 0.9);
         }
-        assertEquals(3, AutoTuning.select(flat, taus, sigmas), "all equal: the default point");
+        assertEquals(3, AutoTuning.selectNearest(flat, taus, sigmas), "all equal: the default point");
         // index 5 is best by a hair on noisy episodes: not significant, the default point stays
         double[][] noisy = new double[6][episodes];
         for (int e = 0; e < episodes; e++) {
@@ -101,7 +101,7 @@ class AutoTuningTest {
             noisy[5][e] = noisy[3][e] + (e % 2 == 0 ? 0.02 : -0.018);
         }
         assertTrue(EpisodeAccuracy.mean(noisy[5]) > EpisodeAccuracy.mean(noisy[3]));
-        assertEquals(3, AutoTuning.select(noisy, taus, sigmas));
+        assertEquals(3, AutoTuning.selectNearest(noisy, taus, sigmas));
         // a clear winner far from the default point wins
         double[][] clear = new double[6][episodes];
         for (int i = 0; i < 6; i++) {
@@ -110,10 +110,133 @@ class AutoTuningTest {
         for (int e = 0; e < episodes; e++) {
             clear[0][e] = 0.75 + 0.01 * (e % 3);
         }
-        assertEquals(0, AutoTuning.select(clear, taus, sigmas));
+        assertEquals(0, AutoTuning.selectNearest(clear, taus, sigmas));
         // only one axis chosen (NaN on the other): the distance uses the chosen axis alone
-        assertEquals(1, AutoTuning.select(new double[][]{flat[0], flat[1], flat[2]}, taus,
+        assertEquals(1, AutoTuning.selectNearest(new double[][]{flat[0], flat[1], flat[2]}, taus,
                 new double[]{Double.NaN}));
+    }
+
+    /** Accuracies per episode: {@code level} plus a pattern shared by every candidate (paired noise). */
+    private static double[] episodes(double level, int episodes) {
+        double[] a = new double[episodes];
+        for (int e = 0; e < episodes; e++) {
+            a[e] = level + 0.1 * ((e * 7) % 5) / 4.0;
+        }
+        return a;
+    }
+
+    @Test
+    void plateauRuleKeepsTheDefaultTauAmongIndistinguishableCandidates() {
+        double[] taus = {0.5, 8, 128};
+        double[] sigmas = {0.25, 1};
+        int episodes = 50;
+        // candidate order: (0.5,0.25) (0.5,1) (8,0.25) (8,1) (128,0.25) (128,1); the default point is index 3
+        double[][] flat = new double[6][episodes];
+        for (double[] row : flat) {
+            Arrays.fill(row, 0.9);
+        }
+        assertEquals(3, AutoTuning.selectPlateau(flat, taus, sigmas), "all equal: the default point");
+        // index 5 is best by a hair on noisy episodes, index 2 worst by a hair: not significant, the default
+        // point stays
+        double[][] noisy = new double[6][episodes];
+        for (int e = 0; e < episodes; e++) {
+            for (int i = 0; i < 6; i++) {
+                noisy[i][e] = 0.8 + 0.1 * ((e * 7 + i * 3) % 5) / 4.0;
+            }
+            noisy[5][e] = noisy[3][e] + (e % 2 == 0 ? 0.02 : -0.018);
+            noisy[2][e] = noisy[3][e] - (e % 2 == 0 ? 0.02 : -0.018);
+        }
+        assertTrue(EpisodeAccuracy.mean(noisy[5]) > EpisodeAccuracy.mean(noisy[3]));
+        // tau: the default's, as 128 is not significantly better; varsigma: the higher mean at tau 8
+        assertEquals(3, AutoTuning.selectPlateau(noisy, taus, sigmas));
+        // varsigma alone (tau pinned): the higher mean of the indistinguishable pair, not the default varsigma
+        assertEquals(0, AutoTuning.selectPlateau(new double[][]{noisy[5], noisy[3]}, new double[]{Double.NaN},
+                new double[]{4, 1}));
+        // only one axis chosen (NaN on the other): the distance uses the chosen axis alone
+        assertEquals(1, AutoTuning.selectPlateau(new double[][]{flat[0], flat[1], flat[2]}, taus,
+                new double[]{Double.NaN}));
+    }
+
+    @Test
+    void plateauRuleTakesAClearlyBetterPlateauWhereverItLies() {
+        double[] taus = {0.5, 8, 128};
+        double[] sigmas = {0.25, 1};
+        int episodes = 50;
+        double[][] acc = new double[6][];
+        for (int i = 0; i < 6; i++) {
+            acc[i] = episodes(0.7, episodes);
+        }
+        acc[4] = episodes(0.8, episodes); // (128, 0.25) alone: its floor is itself
+        assertEquals(4, AutoTuning.selectPlateau(acc, taus, sigmas));
+        // a plateau from tau 0.5 up at varsigma 0.25: the tau nearest the default on it, with that varsigma
+        acc[0] = episodes(0.8, episodes);
+        acc[2] = episodes(0.8, episodes);
+        assertEquals(2, AutoTuning.selectPlateau(acc, taus, sigmas));
+    }
+
+    @Test
+    void plateauRuleDoesNotTakeThePlateausLowerEdgeForAHair() {
+        // the shape of digits' tuning landscape: at varsigma 4 the smallest tau is best by 0.3-0.5 points,
+        // significantly on these episodes, and every larger tau is flat; varsigma 1 is lower everywhere
+        double[] taus = {0.5, 2, 8, 32, 128};
+        double[] sigmas = {0.25, 1, 4};
+        int episodes = 100;
+        double[][] acc = new double[15][];
+        for (int t = 0; t < 5; t++) {
+            acc[3 * t] = episodes(0.6, episodes);
+            acc[3 * t + 1] = episodes(0.970, episodes);
+            acc[3 * t + 2] = episodes(t == 0 ? 0.985 : 0.981, episodes);
+        }
+        double[] diff = new double[episodes];
+        for (int e = 0; e < episodes; e++) {
+            diff[e] = acc[2][e] - acc[8][e];
+        }
+        assertTrue(EpisodeAccuracy.mean(diff) > EpisodeAccuracy.ci95(diff), "the edge is significantly higher");
+        assertEquals(8, AutoTuning.selectPlateau(acc, taus, sigmas), "tau 8, varsigma 4: the plateau, not its edge");
+        // when the larger tau values fall off, the peak's floor is their level: no better than the rest
+        acc[2] = episodes(0.99, episodes);
+        for (int t = 1; t < 5; t++) {
+            acc[3 * t + 2] = episodes(0.95, episodes);
+        }
+        assertEquals(7, AutoTuning.selectPlateau(acc, taus, sigmas), "floors 0.95 against 0.97: varsigma 1 at tau 8");
+    }
+
+    @Test
+    void plateauRuleDoesNotTakeTheSmallestVarsigmaForAHair() {
+        // every tau alike; varsigma 0.25 best and varsigma 4 worst by 0.1 point, far inside the episodes' noise
+        double[] taus = {0.5, 8, 128};
+        double[] sigmas = {0.25, 1, 4};
+        int episodes = 50;
+        double[][] acc = new double[9][episodes];
+        for (int i = 0; i < 9; i++) {
+            for (int e = 0; e < episodes; e++) {
+                acc[i][e] = 0.8 + 0.1 * ((e * 7 + i * 3) % 5) / 4.0 + 0.001 * (1 - i % 3);
+            }
+        }
+        assertTrue(EpisodeAccuracy.mean(acc[3]) > EpisodeAccuracy.mean(acc[4]));
+        assertEquals(4, AutoTuning.selectPlateau(acc, taus, sigmas), "tau 8, and the default varsigma 1");
+    }
+
+    @Test
+    void plateauRuleChoosesTheSameValuesOnDigitsWhateverTheTuningSeed() {
+        // digits: 5 base classes, so the tuning episodes come from the row split, which changes with the seed
+        fsil.data.FeatureSet digits = fsil.data.Datasets.load("digits");
+        int[] base = digits.splits().base();
+        LabeledData all = LabeledData.concat(java.util.List.of(digits.train(), digits.test()));
+        LabeledData rows = all.select(IntStream.range(0, all.size())
+                .filter(i -> Arrays.stream(base).anyMatch(c -> c == all.labels()[i])).toArray());
+        Params plateau = METHOD.params(Map.of("auto_rule", "plateau"));
+        java.util.Set<String> nearest = new java.util.TreeSet<>();
+        for (long seed = 0; seed < 5; seed++) {
+            Background bg = background(rows, RandomStreams.derive(seed, "background"));
+            AutoTuning.Choice c = AutoTuning.choose(plateau, bg);
+            assertEquals(AutoTuning.Split.ROWS, c.split());
+            assertEquals(8.0, c.tau(), "seed " + seed);
+            assertEquals(4.0, c.varsigma(), "seed " + seed);
+            AutoTuning.Choice n = AutoTuning.choose(METHOD.defaults(), bg);
+            nearest.add(n.tau() + "/" + n.varsigma());
+        }
+        assertTrue(nearest.size() > 1, "the nearest rule's choice moves with the seed: " + nearest);
     }
 
     @Test
