@@ -32,10 +32,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The whole chain of a backbone trained with a method's objective, in float64: the production conv4 ({@link Networks},
- * at 1/8 width: 8 filters, so 4 x [conv 3x3, batch norm in training mode, ReLU, 2x2 max pool] on 8x8 images, 8
- * features) embeds one episode; lsgp's objective (found by id, as {@code conv4[objective=lsgp(...)]} finds it)
+ * at 1/8 width, which the channel rounding makes 16 filters: 4 x [conv 3x3, batch norm in training mode, ReLU, 2x2 max
+ * pool] on 8x8 images, 16 features) embeds one episode; lsgp's objective (found by id, as {@code conv4[objective=lsgp(...)]} finds it)
  * computes the loss and dL/dz in Java; {@link GradientInjection#objective} back-propagates it through PyTorch. The
- * resulting gradient of every trainable weight equals central finite differences of the same loss in that weight.
+ * resulting gradient equals central finite differences of the same loss in every weight of the first convolution,
+ * every bias and batch-norm weight, and every fourth weight of the three larger convolutions (2,064 of 7,248: the
+ * check stays under a minute).
  * The objective, the network and the data are real; nothing is mocked. This test sits in app, the module that has
  * both backbones-djl and the methods on its class path (neither depends on the other).
  */
@@ -43,7 +45,7 @@ class ObjectiveChainTest {
     static final int WAYS = 3;
     static final int SHOTS = 2;
     static final int QUERIES = 2;
-    static final int D = 8;
+    static final int D = 16;
 
     @TempDir
     Path cache;
@@ -111,7 +113,8 @@ class ObjectiveChainTest {
                 NDArray w = p.getValue().getArray();
                 double[] analytic = w.getGradient().toDoubleArray();
                 double[] values = w.toDoubleArray();
-                for (int i = 0; i < values.length; i++) {
+                int every = values.length > 1000 ? 4 : 1;
+                for (int i = 0; i < values.length; i += every) {
                     double keep = values[i];
                     values[i] = keep + eps;
                     w.set(DoubleBuffer.wrap(values));
@@ -130,8 +133,8 @@ class ObjectiveChainTest {
                     checked++;
                 }
             }
-            // 4 x (conv weights + bias, batch norm gamma + beta): 1*8*9+8+16 + 3*(8*8*9+8+16)
-            assertEquals(96 + 3 * 600, checked, "every trainable weight");
+            // 4 x (conv weights + bias, batch norm gamma + beta): 1*16*9+16+32 + 3*(16*16*9/4+16+32)
+            assertEquals(192 + 3 * 624, checked, "the weights checked");
             System.out.printf("lsgp %s tau=%s: loss %.6f, %d weights, worst |analytic - numeric| %.2e (%.3f x the"
                     + " bound)%n", loss, tau, value, checked, worstAbs, worst);
             assertTrue(worst <= 1, "worst error " + worstAbs + ", " + worst + " x the bound");
