@@ -185,7 +185,9 @@ class ReportRenderTest {
     static final int WIDTH = 1280;
 
     /**
-     * Measures the laid-out page into the hidden element {@code fsil-probe} once the figures are drawn: each
+     * Measures the laid-out page into the hidden element {@code fsil-probe} once the figures are drawn (3 s of the
+     * browser's virtual time after the load event: at 0.5 s a heavily loaded machine twice caught a figure between
+     * plotly's first layout and its margin pass, with tick labels still overlapping): each
      * figure's box (data-rects, page coordinates), the page height, figures narrower than their container (they
      * should fill the width), overlapping texts inside a figure (titles, axis titles, tick labels, annotations) and
      * lines drawn outside their plot area.
@@ -233,7 +235,7 @@ class ReportRenderTest {
               p.setAttribute('data-narrow', narrow.join('; '));
               p.setAttribute('data-overlaps', overlaps.join('; ').replace(/"/g, "'"));
               p.setAttribute('data-offaxis', off.join('; '));
-            }, 500); });
+            }, 3000); });
             </script>
             """;
 

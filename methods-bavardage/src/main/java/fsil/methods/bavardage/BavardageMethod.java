@@ -80,7 +80,7 @@ public final class BavardageMethod implements Method {
                     + "authors' SVD keeps (completed with directions the data do not reach when the task is "
                     + "rank-deficient; with N >= D this is the global whitening)");
 
-    public static final Param<AutoRule> AUTO_RULE = Param.option("auto_rule", AutoRule.NEAREST,
+    public static final Param<AutoRule> AUTO_RULE = Param.option("auto_rule", AutoRule.PLATEAU,
             "preset auto only: how the tuning episodes' accuracies choose T_vb and s_max; nearest = the highest "
                     + "mean, or among the candidates indistinguishable from it the one nearest to the default point; "
                     + "plateau = each candidate scored by the worst accuracy at its T_vb or any larger one, then the "

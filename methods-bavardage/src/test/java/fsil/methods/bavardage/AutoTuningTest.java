@@ -233,7 +233,7 @@ class AutoTuningTest {
             assertEquals(AutoTuning.Split.ROWS, c.split());
             assertEquals(8.0, c.tau(), "seed " + seed);
             assertEquals(4.0, c.varsigma(), "seed " + seed);
-            AutoTuning.Choice n = AutoTuning.choose(METHOD.defaults(), bg);
+            AutoTuning.Choice n = AutoTuning.choose(METHOD.params(Map.of("auto_rule", "nearest")), bg);
             nearest.add(n.tau() + "/" + n.varsigma());
         }
         assertTrue(nearest.size() > 1, "the nearest rule's choice moves with the seed: " + nearest);
