@@ -32,7 +32,10 @@ for r in $(seq 1 "$rounds"); do
   if (( r % 2 )); then order="fsil torch"; else order="torch fsil"; fi
   for who in $order; do
     if [ "$who" = fsil ]; then
-      java -Dai.djl.offline=true -cp "$cp" fsil.backbones.djl.ConvThroughput "${args[@]}" 2>/dev/null | grep '^fsil '
+      # a failed run (e.g. a NaN loss, see README, Known problem) is reported and its round left out of the ratios
+      java -Dai.djl.offline=true -cp "$cp" fsil.backbones.djl.ConvThroughput "${args[@]}" >"$dir/out" 2>"$dir/err" \
+        || true
+      grep '^fsil ' "$dir/out" || echo "failed: $(grep -m1 -E 'Exception|Error' "$dir/err" || tail -1 "$dir/err")"
     else
       "$py" benchmarks/torch/conv_throughput_torch.py "${args[@]}"
     fi
@@ -40,7 +43,8 @@ for r in $(seq 1 "$rounds"); do
 done | tee "$dir/log"
 echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 awk '{split($9,t,"="); split($11,e,"="); tr[$2,$3]=t[2]; ex[$2,$3]=e[2]; rs[$2]=1}
-     END {for (r in rs) printf "%s %.3f %.3f\n", r, tr[r,"fsil"]/tr[r,"torch"], ex[r,"fsil"]/ex[r,"torch"]}' \
+     END {for (r in rs) if (tr[r,"fsil"] > 0 && tr[r,"torch"] > 0)
+            printf "%s %.6f %.6f\n", r, tr[r,"fsil"]/tr[r,"torch"], ex[r,"fsil"]/ex[r,"torch"]}' \
   "$dir/log" | sort -n > "$dir/ratios"
 while read -r r t e; do
   printf "round %s fsil/PyTorch images/s: training %.2f, extraction %.2f\n" "${r%:}" "$t" "$e"
