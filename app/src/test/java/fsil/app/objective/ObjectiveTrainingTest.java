@@ -69,6 +69,10 @@ class ObjectiveTrainingTest {
         assertEquals(2, meta.get("epoch_loss").size());
         assertEquals(2, meta.get("epoch_validation_accuracy").size());
         assertEquals(0, meta.get("skipped_episodes").asInt());
+        double objectiveSeconds = meta.get("objective_seconds").asDouble();
+        double stepSeconds = meta.get("step_seconds").asDouble();
+        assertTrue(stepSeconds > 0 && objectiveSeconds >= 0 && objectiveSeconds <= stepSeconds,
+                objectiveSeconds + " s of the objective in " + stepSeconds + " s of training steps");
         assertTrue(meta.get("validation").asText().contains("test-time inference (lsgp)"));
         double outputscale = meta.get("objective_state").get("outputscale").asDouble();
         assertNotEquals(Math.log(2), outputscale, 1e-6, "the outputscale is trained with the network");

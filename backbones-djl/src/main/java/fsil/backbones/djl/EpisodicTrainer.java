@@ -53,6 +53,47 @@ final class EpisodicTrainer {
     private EpisodicTrainer() {
     }
 
+    /** The objective's training state, counting the time spent in {@link #loss} (the Java objective's share). */
+    private static final class TimedTraining implements EmbeddingObjective.Training {
+        private final EmbeddingObjective.Training inner;
+        long nanos;
+
+        TimedTraining(EmbeddingObjective.Training inner) {
+            this.inner = inner;
+        }
+
+        @Override
+        public double loss(EmbeddingObjective.Episode episode, double[] gradient) {
+            long t = System.nanoTime();
+            try {
+                return inner.loss(episode, gradient);
+            } finally {
+                nanos += System.nanoTime() - t;
+            }
+        }
+
+        @Override
+        public void update() {
+            inner.update();
+        }
+
+        @Override
+        public Map<String, Double> state() {
+            return inner.state();
+        }
+
+        @Override
+        public void restore(Map<String, Double> state) {
+            inner.restore(state);
+        }
+
+        @Override
+        public double[] predict(double[] support, int[] supportLabels, double[] queries, int dimension, int ways,
+                                long seed) {
+            return inner.predict(support, supportLabels, queries, dimension, ways, seed);
+        }
+    }
+
     static ConvTrainer.Result train(String id, RawDataset raw, ConvBackbone.Config c, long seed, Path cacheDir) {
         long t0 = System.nanoTime();
         Images im = raw.images();
@@ -99,6 +140,7 @@ final class EpisodicTrainer {
         byte[] bestParams = null;
         Map<String, Double> bestState = null;
         int skipped = 0;
+        long stepNanos = 0;
         double imagesPerSecond;
         String what = "training backbone " + c.describe() + " on " + raw.name();
         try (Model model = Model.newInstance(id, device, DjlRuntime.ENGINE)) {
@@ -111,12 +153,12 @@ final class EpisodicTrainer {
             // the loss of the configuration is never used: the objective's gradient is injected
             DefaultTrainingConfig config = new DefaultTrainingConfig(Loss.l2Loss())
                     .optOptimizer(opt).optDevices(new Device[]{device});
-            EmbeddingObjective.Training training;
+            TimedTraining training;
             try (Trainer trainer = model.newTrainer(config)) {
                 trainer.initialize(new Shape(maxRows, im.channels(), im.height(), im.width()));
                 int dimension = Math.toIntExact(features.getOutputShapes(new Shape[]{
                         new Shape(maxRows, im.channels(), im.height(), im.width())})[0].get(1));
-                training = objective.start(dimension);
+                training = new TimedTraining(objective.start(dimension));
                 long tTrain = System.nanoTime();
                 TrainingLog log = new TrainingLog(ProgressSink.LOGGING, what, "episodes", (long) c.epochs() * c.episodes());
                 float[] buf = new float[maxRows * im.pixels()];
@@ -133,6 +175,7 @@ final class EpisodicTrainer {
                     double lossSum = 0;
                     int scored = 0;
                     for (int e = 0; e < c.episodes(); e++) {
+                        long s0 = System.nanoTime();
                         EpisodeSampler.Episode ep = sampler.sample(rng, ways, sampling.shots(),
                                 EpisodeSampler.Queries.upTo(sampling.queries()));
                         int ns = ep.support().length;
@@ -160,6 +203,7 @@ final class EpisodicTrainer {
                                 training.update();
                             }
                         }
+                        stepNanos += System.nanoTime() - s0;
                         images += n;
                         if (Double.isFinite(loss)) {
                             lossSum += loss;
@@ -219,6 +263,10 @@ final class EpisodicTrainer {
             Map<String, Object> meta = new LinkedHashMap<>();
             meta.put("train_seconds", Math.round((System.nanoTime() - t0) / 1e8) / 10.0);
             meta.put("training_images_per_second", Math.round(imagesPerSecond));
+            // of the training episodes (validation excluded): the Java objective's loss and dL/dz, and whole steps
+            // (drawing, augmentation, forward, objective, backward, both optimiser steps)
+            meta.put("objective_seconds", Math.round(training.nanos / 1e6) / 1e3);
+            meta.put("step_seconds", Math.round(stepNanos / 1e6) / 1e3);
             meta.put("objective", c.objective().describe());
             meta.put("episode", ways + "-way " + sampling.shots() + "-shot, up to " + sampling.queries()
                     + " queries per class, " + c.episodes() + " episodes per epoch");
