@@ -172,11 +172,13 @@ class ArchitectureTest {
     static final ArchRule CORE_USES_ONLY_THE_API = fsilOnly("fsil.core..", "fsil.api..", "fsil.core..");
 
     /**
-     * The kits check methods (api), the data layer's plugin kinds, datasets and backbones (data, core), and metrics
-     * (their SPI and store in eval), never a method.
+     * The kits check methods (api), the data layer's plugin kinds, datasets and backbones (data, core), and the
+     * evaluation layer's kinds: metrics (their SPI and store), protocols and engines (which the engine kit drives
+     * through runs), never a method, the application or an engine module.
      */
     static final ArchRule TESTKIT_USES_ONLY_THE_API = fsilOnly("fsil.testkit..", "fsil.api..", "fsil.core..",
-            "fsil.data..", "fsil.eval.metrics..", "fsil.eval.protocol..", "fsil.eval.store..", "fsil.testkit..");
+            "fsil.data..", "fsil.eval.metrics..", "fsil.eval.protocol..", "fsil.eval.store..", "fsil.eval.run..",
+            "fsil.testkit..");
 
     static final ArchRule METHODS_USE_ONLY_THE_API_AND_CORE = fsilOnly("fsil.methods..", "fsil.api..",
             "fsil.core..", "fsil.methods..");
@@ -226,7 +228,7 @@ class ArchitectureTest {
     }
 
     @Test
-    void testkitUsesTheApiTheDataLayerAndTheMetricSpiOnly() {
+    void testkitUsesTheApiTheDataLayerAndTheEvaluationSpisOnly() {
         TESTKIT_USES_ONLY_THE_API.check(main);
     }
 
