@@ -116,7 +116,7 @@ public final class EngineConformance {
     }
 
     /** (method, dataset, protocol, setting, metric, step) to "classes,value,ci95,ci95_t,std,n", timings left out. */
-    static Map<String, String> values(Path run) {
+    public static Map<String, String> values(Path run) {
         List<String> lines;
         try {
             lines = Files.readAllLines(run.resolve("summary.csv"));
@@ -142,7 +142,7 @@ public final class EngineConformance {
     }
 
     /** key to status and error of every unit of units.csv; no invalid and no duplicate row. */
-    static Map<String, String> units(Path run) {
+    public static Map<String, String> units(Path run) {
         UnitStore.Contents c = UnitStore.read(run.resolve(UnitStore.FILE));
         assertTrue(c.invalid().isEmpty(), () -> "invalid or duplicate rows: " + c.describeInvalid(5));
         Map<String, String> out = new TreeMap<>();
