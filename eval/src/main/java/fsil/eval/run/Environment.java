@@ -27,11 +27,11 @@ public final class Environment {
     }
 
     public static Map<String, Object> describe() {
-        Path dir = Paths.get("").toAbsolutePath();
+        Git git = git(Paths.get("").toAbsolutePath());
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("fsil_version", version());
-        m.put("git_commit", gitCommit(dir));
-        m.put("git_dirty", gitDirty(dir));
+        m.put("git_commit", git.commit());
+        m.put("git_dirty", git.dirty());
         m.put("java_version", System.getProperty("java.version"));
         m.put("java_vendor", System.getProperty("java.vendor"));
         m.put("java_vm", System.getProperty("java.vm.name"));
@@ -43,16 +43,35 @@ public final class Environment {
         return m;
     }
 
-    /** The commit checked out in the git repository around {@code dir} ({@code git rev-parse HEAD}), or "unknown". */
-    static String gitCommit(Path dir) {
-        String out = git(dir, "rev-parse", "HEAD");
-        return out == null || out.isBlank() ? UNKNOWN : out.trim();
+    /**
+     * The checkout around a directory: {@code commit} is {@code git rev-parse HEAD}, {@code dirty} is "true" when
+     * {@code git status} lists a change (untracked files included), "false" when it lists none; either is
+     * {@link #UNKNOWN} where git cannot tell.
+     */
+    record Git(String commit, String dirty) {
     }
 
-    /** "true" when {@code git status --porcelain} lists changes, "false" when it lists none, or "unknown". */
-    static String gitDirty(Path dir) {
-        String out = git(dir, "status", "--porcelain");
-        return out == null ? UNKNOWN : Boolean.toString(!out.isBlank());
+    /**
+     * The checkout around {@code dir}, from one {@code git status --porcelain=v2 --branch}: its header line
+     * {@code # branch.oid} names the commit ("(initial)" before the first one), every other line is a change. One
+     * process, not two, because starting git is most of what a short run's provenance costs.
+     */
+    static Git git(Path dir) {
+        String out = git(dir, "status", "--porcelain=v2", "--branch");
+        if (out == null) {
+            return new Git(UNKNOWN, UNKNOWN);
+        }
+        String commit = UNKNOWN;
+        boolean dirty = false;
+        for (String line : out.split("\n")) {
+            if (line.startsWith("# branch.oid ")) {
+                String oid = line.substring("# branch.oid ".length()).trim();
+                commit = oid.matches("[0-9a-f]{40,64}") ? oid : UNKNOWN;
+            } else if (!line.isBlank() && !line.startsWith("#")) {
+                dirty = true;
+            }
+        }
+        return new Git(commit, Boolean.toString(dirty));
     }
 
     /**

@@ -22,20 +22,27 @@ class EnvironmentTest {
         git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", "commit", "-q", "-m", "a");
         String head = git(repo, "rev-parse", "HEAD").trim();
         assertTrue(head.matches("[0-9a-f]{40}"), head);
-        assertEquals(head, Environment.gitCommit(repo));
-        assertEquals("false", Environment.gitDirty(repo));
+        assertEquals(new Environment.Git(head, "false"), Environment.git(repo));
         Path sub = Files.createDirectory(repo.resolve("sub"));
         Files.writeString(sub.resolve("b.txt"), "b\n");
-        assertEquals(head, Environment.gitCommit(sub), "found from a subdirectory");
-        assertEquals("true", Environment.gitDirty(repo), "an untracked file");
+        assertEquals(head, Environment.git(sub).commit(), "found from a subdirectory");
+        assertEquals("true", Environment.git(repo).dirty(), "an untracked file");
+        git(repo, "add", "sub/b.txt");
+        assertEquals("true", Environment.git(repo).dirty(), "a staged file");
+    }
+
+    @Test
+    void noCommitBeforeTheFirst(@TempDir Path dir) throws Exception {
+        git(dir, "init", "-q");
+        assertEquals(new Environment.Git(Environment.UNKNOWN, "false"), Environment.git(dir));
     }
 
     @Test
     void unknownOutsideARepository(@TempDir Path dir) {
         // the temporary directory lies outside any checkout
-        assertEquals(Environment.UNKNOWN, Environment.gitCommit(dir));
-        assertEquals(Environment.UNKNOWN, Environment.gitDirty(dir));
-        assertEquals(Environment.UNKNOWN, Environment.gitCommit(dir.resolve("missing")));
+        var unknown = new Environment.Git(Environment.UNKNOWN, Environment.UNKNOWN);
+        assertEquals(unknown, Environment.git(dir));
+        assertEquals(unknown, Environment.git(dir.resolve("missing")));
     }
 
     @Test
