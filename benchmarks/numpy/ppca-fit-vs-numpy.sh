@@ -19,6 +19,10 @@ dtype=${3:-float32}
 solver=${4:-auto}
 algos=${5:-svd,datasvd}
 jar=benchmarks/target/benchmarks.jar
+# A fixed, pre-touched heap: otherwise the first fits of each JVM pay for faulting in the pages of a growing heap
+# (kernel time, charged to the fitting thread), which made fsil's timed fit 1.5-6x slower than its steady state on an
+# idle machine (34-76 ms against 11 ms per class). numpy's process allocates little and pays almost none of it.
+java_opts=${FSIL_BENCH_JAVA_OPTS:--Xms2g -Xmx2g -XX:+AlwaysPreTouch}
 py=${PYTHON:-/usr/bin/python3}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
@@ -30,7 +34,8 @@ for r in $(seq 1 "$rounds"); do
   for i in $(seq 0 $((n - 1))); do
     who=${contenders[$(((r - 1 + i) % n))]}
     if [ "$who" = fsil ]; then
-      java -cp "$jar" fsil.bench.ppca.PpcaFitCpuTiming time "$dir" q=20 covariance=biased solver="$solver"
+      # shellcheck disable=SC2086 # options split on spaces
+      java $java_opts -cp "$jar" fsil.bench.ppca.PpcaFitCpuTiming time "$dir" q=20 covariance=biased solver="$solver"
     else
       OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 "$py" benchmarks/numpy/ppca_fit_numpy.py "$dir" \
         q=20 dtype="$dtype" algo="$who"
