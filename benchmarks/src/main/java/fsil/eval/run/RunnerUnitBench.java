@@ -67,7 +67,10 @@ public class RunnerUnitBench {
     @Param("10000")
     public int episodes = 10_000;
 
-    /** The metrics measured, comma-separated ids; {@code all}: every registered metric. */
+    /**
+     * The metrics measured: ids joined by {@code +} (JMH splits a {@code -p} value on commas), e.g.
+     * {@code episode_acc+ece}; {@code all}: every registered metric.
+     */
     @Param("all")
     public String metricIds = "all";
 
@@ -84,6 +87,8 @@ public class RunnerUnitBench {
     boolean measuring;
     /** Per pair: wall time without the runner, then with it (ns). */
     final List<long[]> pairs = new ArrayList<>();
+    /** The size of the last run's units.csv: what the metrics store. */
+    long unitsBytes;
 
     @Setup(Level.Trial)
     public void setup() throws IOException {
@@ -100,7 +105,7 @@ public class RunnerUnitBench {
         learner = ncm.learner(ncm.defaults(), plan.background(0, Optional.empty()));
         Registry<Metric> discovered = Registry.discover("metric", Metric.class, Metric::id);
         Registry<Metric> registered = new Registry<>("metric", Metric::id);
-        for (String id : metricIds.equals("all") ? discovered.ids() : List.of(metricIds.split(","))) {
+        for (String id : metricIds.equals("all") ? discovered.ids() : List.of(metricIds.split("[+,]"))) {
             registered.register(discovered.get(id));
         }
         metrics = registered.ids().stream().map(registered::get).toList();
@@ -128,6 +133,9 @@ public class RunnerUnitBench {
             long start = System.nanoTime();
             sink += withRunner ? runner.run(spec, dir).tasks() : withoutRunner();
             pair[withRunner ? 1 : 0] = System.nanoTime() - start;
+            if (withRunner) {
+                unitsBytes = Files.size(dir.resolve("units.csv"));
+            }
             delete(dir.getParent());
         }
         calls++;
@@ -176,9 +184,10 @@ public class RunnerUnitBench {
         double mean = sum / n;
         double ci = 1.96 * Math.sqrt((sum2 - sum * sum / n) / (n - 1) / n);
         double base = without / n;
-        return String.format(Locale.ROOT, "# runner's own time over %d pairs of %d episodes: %.3f +- %.3f us per "
-                + "episode, %.1f%% +- %.1f%% of %.2f us per episode without the runner", n, episodes, mean, ci,
-                100 * mean / base, 100 * ci / base, base);
+        return String.format(Locale.ROOT, "# runner's own time over %d pairs of %d episodes (%s): %.3f +- %.3f us "
+                + "per episode, %.1f%% +- %.1f%% of %.2f us per episode without the runner; units.csv %.1f bytes per "
+                + "episode", n, episodes, metricIds, mean, ci, 100 * mean / base, 100 * ci / base, base,
+                unitsBytes / (double) episodes);
     }
 
     @TearDown(Level.Trial)
