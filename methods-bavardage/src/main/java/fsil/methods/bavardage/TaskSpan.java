@@ -140,7 +140,10 @@ record TaskSpan(int rows, int dim, int rank, double[] coords, double[] basis) {
         return new TaskSpan(n, d, r, c, u);
     }
 
-    /** X X^T (N x N, symmetric) as rank-1 updates over the D columns of X (each an axpy over N). */
+    /**
+     * X X^T (N x N, symmetric): the inner products of the columns of X^T, as rank-1 updates over the D columns of X
+     * (each an axpy over N), by {@link Whitening#innerProduct}.
+     */
     static double[] gram(double[] x, int n, int d) {
         double[] xt = new double[d * n];
         for (int i = 0; i < n; i++) {
@@ -148,26 +151,7 @@ record TaskSpan(int rows, int dim, int rank, double[] coords, double[] basis) {
                 xt[t * n + i] = x[i * d + t];
             }
         }
-        double[] g = new double[n * n];
-        for (int i = 0; i < n; i++) {
-            int go = i * n;
-            for (int t = 0; t < d; t++) {
-                double a = xt[t * n + i];
-                if (a == 0) {
-                    continue;
-                }
-                int to = t * n;
-                for (int j = 0; j <= i; j++) {
-                    g[go + j] += a * xt[to + j];
-                }
-            }
-        }
-        for (int i = 0; i < n; i++) {
-            for (int j = 0; j < i; j++) {
-                g[j * n + i] = g[i * n + j];
-            }
-        }
-        return g;
+        return Whitening.innerProduct(xt, d, n);
     }
 
     /**
