@@ -110,27 +110,15 @@ record TaskSpan(int rows, int dim, int rank, double[] coords, double[] basis) {
         if (!withBasis) {
             return new TaskSpan(n, d, r, c, null);
         }
-        // U^T = C_p^-1 X_p by forward substitution over the pivot rows (r x d), then transposed
+        // U^T = C_p^-1 X_p by forward substitution with the lower-triangular r x r block C_p of the pivot rows
+        // (r x d right-hand sides, the pivot rows of X), then transposed
+        double[] cp = new double[r * r];
         double[] ut = new double[r * d];
         for (int k = 0; k < r; k++) {
-            int po = pivot[k] * n;
-            int uo = k * d;
-            System.arraycopy(x, pivot[k] * d, ut, uo, d);
-            for (int j = 0; j < k; j++) {
-                double lkj = l[po + j];
-                if (lkj == 0) {
-                    continue;
-                }
-                int jo = j * d;
-                for (int t = 0; t < d; t++) {
-                    ut[uo + t] -= lkj * ut[jo + t];
-                }
-            }
-            double inv = 1 / l[po + k];
-            for (int t = 0; t < d; t++) {
-                ut[uo + t] *= inv;
-            }
+            System.arraycopy(l, pivot[k] * n, cp, k * r, k + 1);
+            System.arraycopy(x, pivot[k] * d, ut, k * d, d);
         }
+        Whitening.forwardSubstitution(cp, r, ut, d);
         double[] u = new double[d * r];
         for (int k = 0; k < r; k++) {
             for (int t = 0; t < d; t++) {
