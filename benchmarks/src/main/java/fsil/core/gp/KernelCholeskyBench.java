@@ -1,5 +1,6 @@
 package fsil.core.gp;
 
+import fsil.core.bench.MicroBenchmark;
 import fsil.core.linalg.Cholesky;
 import fsil.core.linalg.CholeskyFactor;
 import fsil.core.linalg.JitterPolicy;
@@ -7,16 +8,11 @@ import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.CommonOps_DDRM;
 import org.ejml.dense.row.RandomMatrices_DDRM;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -28,12 +24,8 @@ import java.util.concurrent.TimeUnit;
  * Scores are ms per operation.
  */
 @State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(2)
-public class KernelCholeskyBench {
+public class KernelCholeskyBench extends MicroBenchmark {
     @Param("1000")
     public int n;
     @Param("64")

@@ -7,7 +7,7 @@ import fsil.api.Learner;
 import fsil.api.Param;
 import fsil.api.Params;
 import fsil.core.bench.BenchResult;
-import fsil.core.bench.Benchmark;
+import fsil.core.bench.EndToEndBenchmark;
 import fsil.core.random.RandomStreams;
 import org.apache.commons.rng.UniformRandomProvider;
 
@@ -27,7 +27,7 @@ import java.util.Optional;
  *
  * <p>Its parameters ({@code fsil bench} lists them) size the synthetic data, the episodes and the repetitions.
  */
-public final class BavardageEpisodesBenchmark implements Benchmark {
+public final class BavardageEpisodesBenchmark extends EndToEndBenchmark {
     static final Param<Integer> DIM = Param.integer("dim", 640, 1, 1_000_000, "feature dimension");
     static final Param<Integer> WAYS = Param.integer("ways", 5, 1, 10_000, "classes per episode");
     static final Param<Integer> SHOTS = Param.integer("shots", 5, 1, 10_000, "support samples per class");
@@ -47,21 +47,10 @@ public final class BavardageEpisodesBenchmark implements Benchmark {
     static final Param<Double> SEPARATION = Param.real("separation", 0.6, 1e-9, 1e6,
             "scale of the class means in the synthetic model");
 
-    @Override
-    public List<Param<?>> parameters() {
-        return List.of(DIM, WAYS, SHOTS, QUERIES, EPISODES, REPS, WARMUPS, BASE_CLASSES, BASE_PER_CLASS, NOVEL_CLASSES,
-                NOVEL_PER_CLASS, SEED, SEPARATION);
-    }
-
-    @Override
-    public String id() {
-        return "bavardage-episodes";
-    }
-
-    @Override
-    public String description() {
-        return "BAVARDAGE episodes/s (code and paper preprocessing, vb-no-plda) vs its soft k-means init, 5-way "
-                + "5-shot Q=75, D=640 synthetic";
+    public BavardageEpisodesBenchmark() {
+        super("bavardage-episodes", "BAVARDAGE episodes/s (code and paper preprocessing, vb-no-plda) vs its soft "
+                + "k-means init, 5-way 5-shot Q=75, D=640 synthetic", List.of(DIM, WAYS, SHOTS, QUERIES, EPISODES,
+                REPS, WARMUPS, BASE_CLASSES, BASE_PER_CLASS, NOVEL_CLASSES, NOVEL_PER_CLASS, SEED, SEPARATION));
     }
 
     @Override
@@ -134,10 +123,7 @@ public final class BavardageEpisodesBenchmark implements Benchmark {
                 "learner s", "episodes/s", "ms/episode", "rate/ref", "accuracy", "10k eps 2 cores s");
         double reference = Double.NaN;
         for (int v = 0; v < names.size(); v++) {
-            double[] t = times[v].clone();
-            java.util.Arrays.sort(t);
-            double seconds = reps % 2 == 1 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
-            double perEpisode = seconds / episodes;
+            double perEpisode = median(times[v]) / episodes;
             double rate = 1 / perEpisode;
             if (Double.isNaN(reference)) {
                 reference = rate;

@@ -2,21 +2,18 @@ package fsil.methods.bavardage;
 
 import fsil.api.Learner;
 import fsil.api.Prediction;
+import fsil.core.bench.MicroBenchmark;
 import fsil.core.cluster.SoftKMeans;
 import fsil.core.random.RandomStreams;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.ejml.data.DMatrixRMaj;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -34,12 +31,9 @@ import java.util.concurrent.TimeUnit;
  * {@value #TASKS} tasks, prepared in the setup, so the stage scores add up to about the {@code episode} score.
  */
 @State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
 @Fork(1)
-public class BavardageStagesBench {
+public class BavardageStagesBench extends MicroBenchmark {
     static final int TASKS = 50;
     static final int WAYS = 5;
     static final int SHOTS = 5;

@@ -9,7 +9,7 @@ import fsil.api.SessionContext;
 import fsil.api.Param;
 import fsil.api.Params;
 import fsil.core.bench.BenchResult;
-import fsil.core.bench.Benchmark;
+import fsil.core.bench.EndToEndBenchmark;
 import fsil.core.random.RandomStreams;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
@@ -25,7 +25,7 @@ import java.util.Map;
  * GP-Tree k-means tree against the stick-breaking chain (SBM-GP) and the random tree, and M chains against one chain,
  * as ratios to the k-means tree with the default chains measured in the same run (one row per variant).
  */
-public final class ClassesSweepBenchmark implements Benchmark {
+public final class ClassesSweepBenchmark extends EndToEndBenchmark {
     private static final int REPS = 3;
     static final Param<Integer> CLASSES = Param.integer("classes", 30, 2, 100_000, "classes (C)");
     static final Param<Integer> PER_CLASS = Param.integer("per_class", 15, 1, 1_000_000, "training samples per class");
@@ -34,20 +34,10 @@ public final class ClassesSweepBenchmark implements Benchmark {
     static final Param<Integer> STEPS = Param.integer("steps", 2, 1, 1_000_000, "Gibbs steps per prediction");
     static final Param<Integer> SEED = Param.integer("seed", 1, 0, Integer.MAX_VALUE, "data seed");
 
-    @Override
-    public List<Param<?>> parameters() {
-        return List.of(CLASSES, PER_CLASS, D, CHAINS, STEPS, SEED);
-    }
-
-    @Override
-    public String id() {
-        return "gptree-classes-sweep";
-    }
-
-    @Override
-    public String description() {
-        return "GP-Tree gp-classes unit (fit + predict) at C = 30, 15 samples per class: kmeans vs stick-break vs random "
-                + "tree, M chains vs 1";
+    public ClassesSweepBenchmark() {
+        super("gptree-classes-sweep", "GP-Tree gp-classes unit (fit + predict) at C = 30, 15 samples per class: "
+                + "kmeans vs stick-break vs random tree, M chains vs 1", List.of(CLASSES, PER_CLASS, D, CHAINS, STEPS,
+                SEED));
     }
 
     @Override
@@ -96,13 +86,6 @@ public final class ClassesSweepBenchmark implements Benchmark {
         return table.note("s = median wall time of " + REPS + " units (fit + predict) after one untimed unit; "
                 + "time/ref = relative to the first row, measured in the same run; accuracy on the 5 test samples "
                 + "per class is a sanity column").build();
-    }
-
-    private static double median(double[] a) {
-        double[] t = a.clone();
-        Arrays.sort(t);
-        int n = t.length;
-        return n % 2 == 1 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
     }
 
     static LabeledData synthetic(int c, int per, int d, long seed) {

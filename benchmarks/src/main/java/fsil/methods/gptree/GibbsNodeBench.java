@@ -1,6 +1,7 @@
 package fsil.methods.gptree;
 
 import fsil.api.SessionContext;
+import fsil.core.bench.MicroBenchmark;
 import fsil.core.gp.Kernel;
 import fsil.core.gp.KernelFamily;
 import fsil.core.linalg.Cholesky;
@@ -13,16 +14,11 @@ import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.RandomMatrices_DDRM;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 import java.util.Arrays;
 import java.util.Random;
@@ -36,12 +32,8 @@ import java.util.concurrent.TimeUnit;
  * Scores are ms per operation.
  */
 @State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(2)
-public class GibbsNodeBench {
+public class GibbsNodeBench extends MicroBenchmark {
     @Param("1000")
     public int n;
     @Param("64")

@@ -12,7 +12,7 @@ import fsil.api.SessionContext;
 import fsil.api.Param;
 import fsil.api.Params;
 import fsil.core.bench.BenchResult;
-import fsil.core.bench.Benchmark;
+import fsil.core.bench.EndToEndBenchmark;
 import fsil.core.random.RandomStreams;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
@@ -49,7 +49,7 @@ import java.util.Map;
  * rule of the same integral and against ref_draws (1,000,000) Monte Carlo draws (an independent stream), next to the
  * error of mc_samples Monte Carlo draws against the same reference.
  */
-public final class LsgpInferenceBenchmark implements Benchmark {
+public final class LsgpInferenceBenchmark extends EndToEndBenchmark {
     static final String REFERENCE = "mean-field (ref.)";
     static final String PREVIOUS = "mean-field 20 steps, MC";
     static final Param<Integer> DIM = Param.integer("dim", 64, 2, 1_000_000, "feature dimension");
@@ -74,21 +74,10 @@ public final class LsgpInferenceBenchmark implements Benchmark {
     static final Param<Integer> FIXED_STEPS = Param.integer("fixed_steps", 5000, 1, 100_000_000,
             "most steps of the mean-field fixed point of the fidelity checks");
 
-    @Override
-    public List<Param<?>> parameters() {
-        return List.of(DIM, WAYS, SHOTS, QUERIES, EPISODES, REPS, WARMUPS, MC_SAMPLES, GIBBS, TAU, MEAN, SEED,
-                CHECK_EPISODES, REF_DRAWS, FIXED_STEPS);
-    }
-
-    @Override
-    public String id() {
-        return "lsgp-inference";
-    }
-
-    @Override
-    public String description() {
-        return "lsgp test-time cost at equal accuracy: mean-field (reference) vs 20 steps + Monte Carlo vs Gibbs "
-                + "chains, 5-way 5-shot Q=75";
+    public LsgpInferenceBenchmark() {
+        super("lsgp-inference", "lsgp test-time cost at equal accuracy: mean-field (reference) vs 20 steps + Monte "
+                + "Carlo vs Gibbs chains, 5-way 5-shot Q=75", List.of(DIM, WAYS, SHOTS, QUERIES, EPISODES, REPS,
+                WARMUPS, MC_SAMPLES, GIBBS, TAU, MEAN, SEED, CHECK_EPISODES, REF_DRAWS, FIXED_STEPS));
     }
 
     @Override
@@ -315,13 +304,6 @@ public final class LsgpInferenceBenchmark implements Benchmark {
             v += (x - mu) * (x - mu);
         }
         return 1.96 * Math.sqrt(v / a.length / a.length);
-    }
-
-    private static double median(double[] a) {
-        double[] t = a.clone();
-        java.util.Arrays.sort(t);
-        int n = t.length;
-        return n % 2 == 1 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
     }
 
     /** Support and labelled queries: class means on a sphere of radius 2, unit Gaussian noise, shifted positive. */

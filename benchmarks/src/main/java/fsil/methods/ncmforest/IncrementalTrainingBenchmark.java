@@ -4,7 +4,7 @@ import fsil.api.LabeledData;
 import fsil.core.bench.BenchResult;
 import fsil.api.Param;
 import fsil.api.Params;
-import fsil.core.bench.Benchmark;
+import fsil.core.bench.EndToEndBenchmark;
 import fsil.core.random.RandomStreams;
 
 import java.util.ArrayList;
@@ -21,7 +21,7 @@ import java.util.Map;
  * measure), the final and mean relative accuracy and the test cost next to the time ratio, so one run shows both
  * sides of the trade-off; checkpoint tables and the NCM reference accuracy are in the notes.
  */
-public final class IncrementalTrainingBenchmark implements Benchmark {
+public final class IncrementalTrainingBenchmark extends EndToEndBenchmark {
     static final Param<Integer> CLASSES = Param.integer("classes", 50, 2, 1_000_000, "synthetic classes");
     static final Param<Integer> DIM = Param.integer("dim", 64, 1, 1_000_000, "feature dimension");
     static final Param<Integer> RANK = Param.integer("rank", 16, 1, 1_000_000, "rank of each class's covariance");
@@ -42,24 +42,18 @@ public final class IncrementalTrainingBenchmark implements Benchmark {
             NcmForestMethod.SELECTION, NcmForestMethod.RUST_INSERTION, NcmForestMethod.RUST_NODES,
             NcmForestMethod.MIN_LEAF);
 
-    @Override
-    public List<Param<?>> parameters() {
+    public IncrementalTrainingBenchmark() {
+        super("ncmf-incremental", "NCM forest: training time of ULS/IGT/RTST/RUST per added class relative to "
+                + "retraining from scratch (synthetic Gaussian classes, k initial classes then one at a time)",
+                parameterList());
+    }
+
+    private static List<Param<?>> parameterList() {
         List<Param<?>> all = new ArrayList<>(List.of(CLASSES, DIM, RANK, SPREAD, NOISE, MODES, PER_CLASS,
                 TEST_PER_CLASS, INITIAL, CHUNK));
         all.addAll(FOREST);
         all.addAll(List.of(STRATEGIES, WARMUP, SEED));
         return all;
-    }
-
-    @Override
-    public String id() {
-        return "ncmf-incremental";
-    }
-
-    @Override
-    public String description() {
-        return "NCM forest: training time of ULS/IGT/RTST/RUST per added class relative to retraining from scratch "
-                + "(synthetic Gaussian classes, k initial classes then one at a time)";
     }
 
     @Override

@@ -6,18 +6,14 @@ import fsil.api.LabeledData;
 import fsil.api.Prediction;
 import fsil.api.Session;
 import fsil.api.SessionContext;
+import fsil.core.bench.MicroBenchmark;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 import java.util.Arrays;
 import java.util.Map;
@@ -54,12 +50,8 @@ import java.util.concurrent.TimeUnit;
  * routes a class by other classes' centroids, reached 95.3%. {@code -p noise=1.0} reproduces that data (the setup
  * then refuses to run).
  */
-@BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(2)
-public class NcmForestTestTimeBench {
+public class NcmForestTestTimeBench extends MicroBenchmark {
     static final int TREES = 10;
     static final int TEST = 1000;
     static final int RANK = 64;

@@ -2,18 +2,14 @@ package fsil.methods.ppca;
 
 import fsil.api.LabeledData;
 import fsil.api.SessionContext;
+import fsil.core.bench.MicroBenchmark;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -28,12 +24,8 @@ import java.util.concurrent.TimeUnit;
  * of full and prints the difference and auto's solver diagnostics. Scores are ms per class.
  */
 @State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(2)
-public class PpcaFitBench {
+public class PpcaFitBench extends MicroBenchmark {
     /** Classes fitted per learn() call (and per invocation). */
     static final int CLASSES = 5;
 

@@ -1,6 +1,7 @@
 package fsil.methods.ppca;
 
 import fsil.api.SessionContext;
+import fsil.core.bench.MicroBenchmark;
 import fsil.core.linalg.Cholesky;
 import fsil.core.linalg.CholeskyFactor;
 import fsil.core.linalg.JitterPolicy;
@@ -9,18 +10,13 @@ import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.CommonOps_DDRM;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -35,12 +31,8 @@ import java.util.concurrent.TimeUnit;
  * query-class pair divide by classes x queries.
  */
 @State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(2)
-public class PpcaScoreBench {
+public class PpcaScoreBench extends MicroBenchmark {
     @Param("10")
     public int classes;
     @Param("640")

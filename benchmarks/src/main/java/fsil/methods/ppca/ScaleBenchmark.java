@@ -6,7 +6,7 @@ import fsil.api.Prediction;
 import fsil.core.bench.BenchResult;
 import fsil.api.Param;
 import fsil.api.Params;
-import fsil.core.bench.Benchmark;
+import fsil.core.bench.EndToEndBenchmark;
 
 import java.util.List;
 import java.util.Locale;
@@ -19,7 +19,7 @@ import java.util.concurrent.ExecutorService;
  * (queries x classes per second), the session's model memory and the JVM heap peak. The Euclidean nearest-mean
  * model ({@code q = 0}) of the same data is the reference measured in the same run.
  */
-public final class ScaleBenchmark implements Benchmark {
+public final class ScaleBenchmark extends EndToEndBenchmark {
     static final Param<Integer> CLASSES = Param.integer("classes", 10_000, 1, 10_000_000, "synthetic classes");
     static final Param<Integer> PER_CLASS = Param.integer("per_class", 50, 1, 1_000_000, "training samples per class");
     static final Param<Integer> DIM = Param.integer("dim", 640, 1, 1_000_000, "feature dimension");
@@ -38,24 +38,14 @@ public final class ScaleBenchmark implements Benchmark {
     static final Param<Double> SCALE = Param.real("scale", 1.0, 0, 1e6, "scale of the class covariances");
     static final Param<Integer> SEED = Param.integer("seed", 1, 0, Integer.MAX_VALUE, "data seed");
 
-    @Override
-    public List<Param<?>> parameters() {
-        return List.of(CLASSES, PER_CLASS, DIM, Q, LAMBDA, CHUNK, QUERIES, BATCH, THREADS, MODEL, RANK, SEP, NOISE,
-                ALPHA, SCALE, SEED);
-    }
-
     /** The paper's training time per class (RTX 3080 laptop GPU, Sec. IV-C). */
     static final double PAPER_SECONDS_PER_CLASS = 20.0;
 
-    @Override
-    public String id() {
-        return "ppca-scale";
-    }
-
-    @Override
-    public String description() {
-        return "PPCA at scale: fit time per class, scoring throughput, model memory and heap peak on 10,000 "
-                + "synthetic classes (d = 640), against q = 0 (nearest mean) in the same run";
+    public ScaleBenchmark() {
+        super("ppca-scale", "PPCA at scale: fit time per class, scoring throughput, model memory and heap peak on "
+                + "10,000 synthetic classes (d = 640), against q = 0 (nearest mean) in the same run", List.of(CLASSES,
+                PER_CLASS, DIM, Q, LAMBDA, CHUNK, QUERIES, BATCH, THREADS, MODEL, RANK, SEP, NOISE, ALPHA, SCALE,
+                SEED));
     }
 
     @Override

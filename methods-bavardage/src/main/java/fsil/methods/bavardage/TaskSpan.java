@@ -110,27 +110,15 @@ record TaskSpan(int rows, int dim, int rank, double[] coords, double[] basis) {
         if (!withBasis) {
             return new TaskSpan(n, d, r, c, null);
         }
-        // U^T = C_p^-1 X_p by forward substitution over the pivot rows (r x d), then transposed
+        // U^T = C_p^-1 X_p by forward substitution with the lower-triangular r x r block C_p of the pivot rows
+        // (r x d right-hand sides, the pivot rows of X), then transposed
+        double[] cp = new double[r * r];
         double[] ut = new double[r * d];
         for (int k = 0; k < r; k++) {
-            int po = pivot[k] * n;
-            int uo = k * d;
-            System.arraycopy(x, pivot[k] * d, ut, uo, d);
-            for (int j = 0; j < k; j++) {
-                double lkj = l[po + j];
-                if (lkj == 0) {
-                    continue;
-                }
-                int jo = j * d;
-                for (int t = 0; t < d; t++) {
-                    ut[uo + t] -= lkj * ut[jo + t];
-                }
-            }
-            double inv = 1 / l[po + k];
-            for (int t = 0; t < d; t++) {
-                ut[uo + t] *= inv;
-            }
+            System.arraycopy(l, pivot[k] * n, cp, k * r, k + 1);
+            System.arraycopy(x, pivot[k] * d, ut, k * d, d);
         }
+        Whitening.forwardSubstitution(cp, r, ut, d);
         double[] u = new double[d * r];
         for (int k = 0; k < r; k++) {
             for (int t = 0; t < d; t++) {
@@ -140,7 +128,10 @@ record TaskSpan(int rows, int dim, int rank, double[] coords, double[] basis) {
         return new TaskSpan(n, d, r, c, u);
     }
 
-    /** X X^T (N x N, symmetric) as rank-1 updates over the D columns of X (each an axpy over N). */
+    /**
+     * X X^T (N x N, symmetric): the inner products of the columns of X^T, as rank-1 updates over the D columns of X
+     * (each an axpy over N), by {@link Whitening#innerProduct}.
+     */
     static double[] gram(double[] x, int n, int d) {
         double[] xt = new double[d * n];
         for (int i = 0; i < n; i++) {
@@ -148,26 +139,7 @@ record TaskSpan(int rows, int dim, int rank, double[] coords, double[] basis) {
                 xt[t * n + i] = x[i * d + t];
             }
         }
-        double[] g = new double[n * n];
-        for (int i = 0; i < n; i++) {
-            int go = i * n;
-            for (int t = 0; t < d; t++) {
-                double a = xt[t * n + i];
-                if (a == 0) {
-                    continue;
-                }
-                int to = t * n;
-                for (int j = 0; j <= i; j++) {
-                    g[go + j] += a * xt[to + j];
-                }
-            }
-        }
-        for (int i = 0; i < n; i++) {
-            for (int j = 0; j < i; j++) {
-                g[j * n + i] = g[i * n + j];
-            }
-        }
-        return g;
+        return Whitening.innerProduct(xt, d, n);
     }
 
     /**

@@ -295,7 +295,6 @@ final class MeanField {
         double tau2 = tau * tau;
         double total = 0;
         double[] a = alpha[t];
-        double[] sumGamma = new double[n];
         for (int c = 0; c < numClasses; c++) {
             for (int i = 0; i < n; i++) {
                 double yy = label(c, i);
@@ -314,7 +313,6 @@ final class MeanField {
                 if (form == ElboForm.AUTHORS) {
                     total += 0.5 * th * (e2 / tau2 - cc * cc);
                 }
-                sumGamma[i] += g;
             }
         }
         for (int i = 0; i < n; i++) {
