@@ -26,8 +26,17 @@ public final class Environment {
         return v == null ? "0.1.0-SNAPSHOT" : v;
     }
 
+    /**
+     * The checkout of the working directory, read once per process: the fsil code a process runs is the code it
+     * loaded at start, so a later commit or edit in the checkout does not change what its runs ran, and a run does
+     * not pay for starting git (tens of milliseconds on a loaded machine, most of a short run's fixed cost).
+     */
+    private static final class Checkout {
+        static final Git GIT = git(Paths.get("").toAbsolutePath());
+    }
+
     public static Map<String, Object> describe() {
-        Git git = git(Paths.get("").toAbsolutePath());
+        Git git = Checkout.GIT;
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("fsil_version", version());
         m.put("git_commit", git.commit());
