@@ -18,6 +18,7 @@ import fsil.backbones.djl.Architecture;
 import fsil.backbones.djl.DjlRuntime;
 import fsil.backbones.djl.GradientInjection;
 import fsil.backbones.djl.Networks;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,18 +34,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The whole chain of a backbone trained with a method's objective, in float64: the production conv4 ({@link Networks},
  * at 1/8 width, which the channel rounding makes 16 filters: 4 x [conv 3x3, batch norm in training mode, ReLU, 2x2 max
- * pool] on 8x8 images, 16 features) embeds one episode; lsgp's objective (found by id, as {@code conv4[objective=lsgp(...)]} finds it)
- * computes the loss and dL/dz in Java; {@link GradientInjection#objective} back-propagates it through PyTorch. The
- * resulting gradient equals central finite differences of the same loss in every weight of the first convolution,
- * every bias and batch-norm weight, and every fourth weight of the three larger convolutions (2,064 of 7,248: the
- * check stays under a minute).
+ * pool] on 8x8 images, 16 features) embeds one episode; a method's objective (lsgp's or GP-Tree's, found by id, as
+ * {@code conv4[objective=lsgp(...)]} finds it) computes the loss and dL/dz in Java; {@link GradientInjection#objective}
+ * back-propagates it through PyTorch. The resulting gradient equals central finite differences of the same loss in
+ * every weight of the first convolution, every bias and batch-norm weight, and every fourth weight of the three larger
+ * convolutions (2,064 of 7,248: each check stays under 20 s).
  * The objective, the network and the data are real; nothing is mocked. This test sits in app, the module that has
  * both backbones-djl and the methods on its class path (neither depends on the other).
  */
 class ObjectiveChainTest {
-    static final int WAYS = 3;
-    static final int SHOTS = 2;
-    static final int QUERIES = 2;
     static final int D = 16;
 
     @TempDir
@@ -56,15 +54,39 @@ class ObjectiveChainTest {
         Method lsgp = Registry.discover("method", Method.class, Method::id).get("lsgp");
         EmbeddingObjective objective = lsgp.objective(lsgp.params(Map.of("loss", loss, "tau", tau,
                 "train_steps", "2", "pl_samples", "20"))).orElseThrow();
+        check(objective, "lsgp " + loss + " tau=" + tau, 3, 2, 2, 4);
+    }
+
+    /**
+     * GP-Tree's objective on a 4-class episode (a 3-node tree) of 3 samples per class, no queries (all rows train the
+     * nodes); 2 inducing inputs per class, so that k-means averages rows into them; the variational fit converged to
+     * 1e-12 at every point (the gradient is the total derivative only at the fitted optimum: the method's README).
+     */
+    @Test
+    void gptreeChainGradientMatchesFiniteDifferences() {
+        Method gptree = Registry.discover("method", Method.class, Method::id).get("gptree");
+        EmbeddingObjective objective = gptree.objective(gptree.params(Map.of("inducing", "2", "kmeans_restarts", "5",
+                "train_vi_tol", "1e-12", "train_vi_steps", "2000"))).orElseThrow();
+        check(objective, "gptree (rbf, correct bound)", 4, 3, 0, 4);
+    }
+
+    /**
+     * Central differences of the Java loss in the network's weights against the back-propagated gradient, for an
+     * episode of {@code ways} classes with {@code shots} support and {@code queries} query rows each; weight arrays
+     * of more than 1,000 entries are checked at every {@code every}-th entry.
+     */
+    private void check(EmbeddingObjective objective, String what, int ways, int shots, int queries, int every) {
+        long t0 = System.nanoTime();
         Engine engine = DjlRuntime.engine(cache);
         engine.setRandomSeed(11);
         // one intra-op thread, as the backbones train by default: on a loaded 2-core machine two threads made each
         // tiny forward pass 20 times slower
         ai.djl.pytorch.jni.JniUtils.setNumThreads(1);
-        int n = WAYS * (SHOTS + QUERIES);
+        int n = ways * (shots + queries);
+        int ns = ways * shots;
         int[] labels = new int[n];
         for (int i = 0; i < n; i++) {
-            labels[i] = i < WAYS * SHOTS ? i / SHOTS : (i - WAYS * SHOTS) % WAYS;
+            labels[i] = i < ns ? i / shots : (i - ns) % ways;
         }
         try (NDManager m = engine.newBaseManager()) {
             Block net = Networks.features(new Architecture(Architecture.Kind.CONV4, 1.0 / 8), 1, 8, 8);
@@ -99,7 +121,7 @@ class ObjectiveChainTest {
                     // a ReLU network can embed an image at 0, where the cosine kernel is undefined
                     assertTrue(norm > 1e-3, "embedding " + i + " is not 0");
                 }
-                value = GradientInjection.objective(gc, z, training, labels, WAYS * SHOTS, WAYS, seed);
+                value = GradientInjection.objective(gc, z, training, labels, ns, ways, seed);
             }
             assertTrue(Double.isFinite(value), "loss " + value);
             double eps = 1e-6;
@@ -113,15 +135,14 @@ class ObjectiveChainTest {
                 NDArray w = p.getValue().getArray();
                 double[] analytic = w.getGradient().toDoubleArray();
                 double[] values = w.toDoubleArray();
-                int every = values.length > 1000 ? 4 : 1;
-                for (int i = 0; i < values.length; i += every) {
+                for (int i = 0; i < values.length; i += values.length > 1000 ? every : 1) {
                     double keep = values[i];
                     values[i] = keep + eps;
                     w.set(DoubleBuffer.wrap(values));
-                    double up = loss(net, ps, x, training, labels, seed);
+                    double up = loss(net, ps, x, training, labels, ns, ways, seed);
                     values[i] = keep - eps;
                     w.set(DoubleBuffer.wrap(values));
-                    double down = loss(net, ps, x, training, labels, seed);
+                    double down = loss(net, ps, x, training, labels, ns, ways, seed);
                     values[i] = keep;
                     w.set(DoubleBuffer.wrap(values));
                     double numeric = (up - down) / (2 * eps);
@@ -133,17 +154,17 @@ class ObjectiveChainTest {
                     checked++;
                 }
             }
-            // 4 x (conv weights + bias, batch norm gamma + beta): 1*16*9+16+32 + 3*(16*16*9/4+16+32)
-            assertEquals(192 + 3 * 624, checked, "the weights checked");
-            System.out.printf("lsgp %s tau=%s: loss %.6f, %d weights, worst |analytic - numeric| %.2e (%.3f x the"
-                    + " bound)%n", loss, tau, value, checked, worstAbs, worst);
+            // 4 x (conv weights + bias, batch norm gamma + beta): 1*16*9+16+32 + 3*(ceil(16*16*9/every)+16+32)
+            assertEquals(192 + 3 * ((2304 + every - 1) / every + 48), checked, "the weights checked");
+            System.out.printf("%s: loss %.6f, %d weights, worst |analytic - numeric| %.2e (%.3f x the bound), %.1f s%n",
+                    what, value, checked, worstAbs, worst, (System.nanoTime() - t0) / 1e9);
             assertTrue(worst <= 1, "worst error " + worstAbs + ", " + worst + " x the bound");
         }
     }
 
     /** The Java loss of the network's embeddings (batch norm in training mode, as when the gradient was taken). */
     private static double loss(Block net, ParameterStore ps, NDArray x, EmbeddingObjective.Training training,
-                               int[] labels, long seed) {
+                               int[] labels, int supportSize, int ways, long seed) {
         double[] z;
         try (NDManager sub = x.getManager().newSubManager()) {
             NDArray in = x.duplicate();
@@ -152,7 +173,7 @@ class ObjectiveChainTest {
             out.attach(sub);
             z = out.toDoubleArray();
         }
-        return training.loss(new EmbeddingObjective.Episode(z, D, labels, WAYS * SHOTS, WAYS, seed),
+        return training.loss(new EmbeddingObjective.Episode(z, D, labels, supportSize, ways, seed),
                 new double[z.length]);
     }
 }

@@ -86,6 +86,44 @@ class ObjectiveTrainingTest {
         assertTrue(conv > 0.35, "far above chance (0.2): " + conv);
     }
 
+    /**
+     * GP-Tree's base-session objective ({@code conv4[objective=gptree(...)]}): the summed node losses of a tree fitted
+     * to each 8-way 4-shot episode fall from the first epoch to the third, the shared kernel hyperparameters move, and
+     * the features are finite.
+     */
+    @Test
+    void gptreeObjectiveLowersItsLoss() throws IOException {
+        assumeTrue(GlyphsDataset.missing() == null, "needs the glyphs fonts: " + GlyphsDataset.missing());
+        RawDataset raw = Datasets.loadRaw(GLYPHS, cache);
+        Backbones.Configured b = Backbones.resolve("conv4[objective=gptree(train_ways=8;train_shots=4;inducing=2;"
+                + "kmeans_restarts=5),epochs=3,episodes=8,val_episodes=20]");
+        assertTrue(b.describe().contains("objective=gptree(tree=kmeans;kmeans_restarts=5;kernel=rbf;"), b.describe());
+        long t0 = System.nanoTime();
+        FeatureSet f = b.apply(raw, 7, cache);
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        JsonNode meta = meta(cache);
+        assertEquals(0, meta.get("skipped_episodes").asInt());
+        assertTrue(meta.get("validation").asText().contains("nearest class mean (gptree's"), meta.get("validation")
+                .asText());
+        assertEquals("8-way 4-shot, up to 0 queries per class, 8 episodes per epoch", meta.get("episode").asText());
+        JsonNode losses = meta.get("epoch_loss");
+        assertEquals(3, losses.size());
+        for (float v : f.train().features().rawData()) {
+            assertTrue(Float.isFinite(v));
+        }
+        for (float v : f.test().features().rawData()) {
+            assertTrue(Float.isFinite(v));
+        }
+        JsonNode states = meta.get("epoch_objective_state");
+        assertNotEquals(Math.log(4), states.get(2).get("log_outputscale").asDouble(), 1e-6,
+                "the kernel is trained with the network");
+        double conv = ncm(f, raw.splits().novel(), 300);
+        System.out.printf("conv4 trained with GP-Tree's objective (24 episodes, %.1f s): loss by epoch %s, state %s, "
+                + "5-way 1-shot NCM on the novel classes %.4f%n", seconds, losses, states.get(2), conv);
+        assertTrue(losses.get(2).asDouble() < losses.get(0).asDouble(), "the loss falls: " + losses);
+        assertTrue(conv > 0.35, "far above chance (0.2): " + conv);
+    }
+
     @Test
     void sameSeedSameFeatures(@TempDir Path other) {
         RawDataset digits = Datasets.loadRaw("digits", cache);

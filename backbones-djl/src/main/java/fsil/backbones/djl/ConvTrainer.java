@@ -384,6 +384,8 @@ final class ConvTrainer {
         /** Episodes the method's inference could not classify, over every {@link #accuracy(FeatureMatrix,
          * fsil.api.EmbeddingObjective.Training, long)} call. */
         int failed;
+        /** Whether the objective offered no prediction, so that episodes were scored by nearest class mean. */
+        boolean nearestMean;
 
         private Validation(int[] rows, int[][] support, int[][] query, int[][] queryClass, int ways, int shots) {
             this.rows = rows;
@@ -494,6 +496,7 @@ final class ConvTrainer {
                     continue;
                 }
                 if (p == null) {
+                    nearestMean = true;
                     return accuracy(f);
                 }
                 int correct = 0;

@@ -277,8 +277,9 @@ final class EpisodicTrainer {
             meta.put("failed_validation_episodes", validation == null ? 0 : validation.failed);
             meta.put("validation", validation == null ? "none (the last epoch is kept)"
                     : validation.support.length + " episodes, " + validation.ways + "-way " + validation.shots
-                    + "-shot, the objective's test-time inference (" + c.objective().method()
-                    + "), on the validation classes' training samples");
+                    + "-shot, " + (validation.nearestMean ? "nearest class mean (" + c.objective().method()
+                    + "'s objective offers no test-time inference)" : "the objective's test-time inference ("
+                    + c.objective().method() + ")") + ", on the validation classes' training samples");
             int chosen = best < 0 ? c.epochs() - 1 : best;
             meta.put("chosen_epoch", chosen + 1);
             meta.put("objective_state", best < 0 ? training.state() : bestState);

@@ -2,6 +2,7 @@ package fsil.methods.gptree;
 
 import fsil.api.Background;
 import fsil.api.Capability;
+import fsil.api.EmbeddingObjective;
 import fsil.api.Learner;
 import fsil.api.Method;
 import fsil.api.Param;
@@ -10,6 +11,7 @@ import fsil.core.gp.KernelFamily;
 
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -78,6 +80,14 @@ public final class GpTreeMethod implements Method {
             "how later learn() calls add classes: gptree (Gibbs sub-tree over all novel classes + shared Gibbs root), "
                     + "session (sub-tree of this session's classes + new root), rebuild (whole tree rebuilt with Gibbs "
                     + "nodes) - paper Table 4");
+    static final Param<Integer> TRAIN_WAYS = Param.integer("train_ways", 16, 2, 100_000,
+            "backbone objective (conv4[objective=gptree]): classes per training episode (capped by the base classes)");
+    static final Param<Integer> TRAIN_SHOTS = Param.integer("train_shots", 8, 1, 100_000,
+            "backbone objective: samples per class in a training episode (16 x 8 = the authors' batch of 128)");
+    static final Param<Integer> TRAIN_VI_STEPS = Param.integer("train_vi_steps", 100, 1, 1_000_000,
+            "backbone objective: most coordinate-ascent passes fitting each node's variational parameters per episode");
+    static final Param<Double> TRAIN_VI_TOL = Param.real("train_vi_tol", 1e-8, 0.0, 1.0,
+            "backbone objective: the fit stops when no c_i moves by more than this (relative to max(1, c_i))");
 
     /** Node inference in the first learn(). */
     enum Inference { AUTO, GIBBS, VI }
@@ -91,7 +101,8 @@ public final class GpTreeMethod implements Method {
     private static final List<Param<?>> PARAMS = List.of(TREE, KMEANS_RESTARTS, INFERENCE, CHAINS, STEPS, DRAW,
             PREDICTIVE, GIBBS_KERNEL, GIBBS_OUTPUTSCALE, GIBBS_LENGTHSCALE, GIBBS_JITTER, KERNEL, OUTPUTSCALE,
             LENGTHSCALE, VI_JITTER, INDUCING, NATURAL_LR, ELBO, PRETRAIN_EPOCHS, EPOCHS, BATCH_SIZE, OPTIMIZER,
-            LEARNING_RATE, DEEP_KERNEL, DKL_HIDDEN, DKL_OUT, LEARN_INDUCING, LEARN_HYPER, NOVEL_TREE);
+            LEARNING_RATE, DEEP_KERNEL, DKL_HIDDEN, DKL_OUT, LEARN_INDUCING, LEARN_HYPER, NOVEL_TREE, TRAIN_WAYS,
+            TRAIN_SHOTS, TRAIN_VI_STEPS, TRAIN_VI_TOL);
 
     @Override
     public String id() {
@@ -117,6 +128,17 @@ public final class GpTreeMethod implements Method {
     @Override
     public List<Param<?>> parameters() {
         return PARAMS;
+    }
+
+    /**
+     * The base session's objective for a backbone that trains its network with GP-Tree
+     * ({@code conv4[objective=gptree(...)]}): the tree's summed node losses on episodes of many base classes
+     * ({@link GpTreeObjective}).
+     */
+    @Override
+    public Optional<EmbeddingObjective> objective(Params params) {
+        return Optional.of(new GpTreeObjective(GpTreeConfig.of(params), new GpTreeObjective.Settings(
+                params.get(TRAIN_WAYS), params.get(TRAIN_SHOTS), params.get(TRAIN_VI_STEPS), params.get(TRAIN_VI_TOL))));
     }
 
     @Override
