@@ -7,6 +7,7 @@ import fsil.eval.metrics.Metric;
 import fsil.eval.report.Figures;
 import fsil.eval.report.Plot;
 import fsil.eval.run.RunPlan;
+import fsil.eval.report.ReliabilityTable;
 import fsil.eval.report.Report;
 import fsil.eval.report.Summary;
 import fsil.eval.run.RunSpec;
@@ -218,7 +219,7 @@ public final class Results {
             return Table.create("selection");
         }
         try {
-            return fsil.eval.report.Report.selectionTable(file);
+            return fsil.eval.report.CsvTables.readSelection(file);
         } catch (RuntimeException e) {
             throw new FsilException("cannot read " + file + ": " + e.getMessage(), e);
         }
@@ -483,8 +484,8 @@ public final class Results {
     public Plot reliability(String setting) {
         String ds = onlyDataset();
         String s = setting(setting);
-        // Summary.reliability: per method, setting and bin, the pooled count, mean confidence and accuracy.
-        Table bins = Summary.reliability(outcome.records());
+        // ReliabilityTable: per method, setting and bin, the pooled count, mean confidence and accuracy.
+        Table bins = ReliabilityTable.of(outcome.records());
         List<Figures.Series> series = new ArrayList<>();
         List<long[]> counts = new ArrayList<>();
         List<Boolean> scaled = new ArrayList<>();

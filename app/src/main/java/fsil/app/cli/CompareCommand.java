@@ -4,7 +4,7 @@ import fsil.api.FsilException;
 import fsil.eval.compare.Comparison;
 import fsil.eval.compare.RunSet;
 import fsil.eval.report.CompareReport;
-import fsil.eval.report.Report;
+import fsil.eval.report.PlotlyAsset;
 import fsil.eval.store.RunDirectory;
 import fsil.eval.store.UnitRecord;
 import picocli.CommandLine;
@@ -84,7 +84,7 @@ final class CompareCommand extends CachedCommand {
             CompareReport.write(dir, c, title, cacheDir);
         } catch (RuntimeException e) {
             for (String name : List.of(CompareReport.PAIRS, CompareReport.RANKS, CompareReport.FRIEDMAN,
-                    CompareReport.HTML, Report.PLOTLY)) {
+                    CompareReport.HTML, PlotlyAsset.FILE)) {
                 try {
                     Files.deleteIfExists(dir.resolve(name));
                 } catch (IOException ignored) {

@@ -85,6 +85,6 @@ final class Headline {
      * written close ({@code 97.70±0.20 %}; {@code +-} where the terminal's charset has no '±'), µs as us.
      */
     static String plain(String metric, Row r) {
-        return fsil.eval.report.Report.format(metric, r).replace(" ± ", TermTable.PLUS_MINUS).replace("µs", "us");
+        return fsil.eval.report.Formats.format(metric, r).replace(" ± ", TermTable.PLUS_MINUS).replace("µs", "us");
     }
 }

@@ -2,9 +2,7 @@ package fsil.eval.report;
 
 import fsil.data.io.AtomicFiles;
 import fsil.eval.compare.Comparison;
-import tech.tablesaw.api.Table;
 
-import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.Locale;
 
@@ -24,20 +22,14 @@ public final class CompareReport {
 
     /** As {@link #write(Path, Comparison, String)}, with plotly.js cached in {@code cacheDir}. */
     public static void write(Path dir, Comparison c, String title, Path cacheDir) {
-        AtomicFiles.writeString(dir.resolve(PAIRS), csv(c.pairsTable()));
-        AtomicFiles.writeString(dir.resolve(RANKS), csv(c.ranksTable()));
+        CsvTables.write(dir.resolve(PAIRS), c.pairsTable());
+        CsvTables.write(dir.resolve(RANKS), c.ranksTable());
         AtomicFiles.writeString(dir.resolve(FRIEDMAN), c.friedmanLine() + "\n");
-        Report.plotly(dir, cacheDir);
-        Report.Page page = new Report.Page(title);
+        PlotlyAsset.copyTo(dir, cacheDir);
+        HtmlPage page = new HtmlPage(title);
         page.h1(title);
         page.raw(html(c, "fig" + page.nextFigure()));
         AtomicFiles.writeString(dir.resolve(HTML), page.finish());
-    }
-
-    static String csv(Table t) {
-        StringWriter w = new StringWriter();
-        t.write().csv(w);
-        return w.toString();
     }
 
     /** Whether the metric is a fraction shown in percentage points. */

@@ -1,15 +1,12 @@
 package fsil.eval.report;
 
-import fsil.eval.metrics.BuiltinMetrics;
-import fsil.eval.metrics.CalibrationBins;
-import fsil.eval.metrics.MeanCi;
 import fsil.eval.metrics.Metric;
 import fsil.eval.metrics.SummaryRows;
-import fsil.eval.metrics.TaskValues;
 import fsil.eval.metrics.Value;
 import fsil.eval.store.UnitRecord;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.IntColumn;
+import tech.tablesaw.api.Row;
 import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
 import tech.tablesaw.columns.Column;
@@ -258,90 +255,6 @@ public final class Summary {
         return t;
     }
 
-    /** Mean accuracy matrix over runs: method, dataset, setting, step, experience, value, n. */
-    public static Table aMatrix(List<UnitRecord> records) {
-        return aMatrixOf(groups(records));
-    }
-
-    /** As {@link #aMatrix(List)}, of rows already grouped. */
-    public static Table aMatrixOf(List<Group> groups) {
-        Table t = Table.create("a_matrix", StringColumn.create("method"), StringColumn.create("dataset"),
-                StringColumn.create("setting"), IntColumn.create("step"), IntColumn.create("experience"),
-                DoubleColumn.create("value"), IntColumn.create("n"));
-        for (Group g : groups) {
-            if (!g.has("a_matrix")) {
-                continue; // no rows, and no pass over the group's rows
-            }
-            Iterable<Value> streams = TaskValues.of(g.values("a_matrix"));
-            double[][] mean = meanMatrix(g);
-            for (int s = 0; s < mean.length; s++) {
-                for (int k = 0; k <= s; k++) {
-                    final int ss = s;
-                    final int kk = k;
-                    MeanCi v = MeanCi.of(TaskValues.numbers(streams, a -> a.get(ss).get(kk).asDouble()).finite());
-                    t.stringColumn("method").append(g.method());
-                    t.stringColumn("dataset").append(g.dataset());
-                    t.stringColumn("setting").append(g.setting());
-                    t.intColumn("step").append(s);
-                    t.intColumn("experience").append(k);
-                    t.doubleColumn("value").append(v.mean());
-                    t.intColumn("n").append(v.n());
-                }
-            }
-        }
-        return t;
-    }
-
-    /** The mean of a group's accuracy matrices over the steps all runs have (NaN above the diagonal). */
-    public static double[][] meanMatrix(Group g) {
-        return BuiltinMetrics.AccuracyMatrix.mean(g.values("a_matrix"));
-    }
-
-    /** Calibration bins of a group's tasks, pooled (null when none stored). */
-    public static CalibrationBins pooledBins(Group g) {
-        return pooledBins(g, false);
-    }
-
-    /** The pooled bins of the raw or the temperature-scaled probabilities; null when none were stored. */
-    public static CalibrationBins pooledBins(Group g, boolean scaled) {
-        String metric = "calibration" + (scaled ? Metric.TEMPERATURE_SCALED : "");
-        return g.has(metric) ? BuiltinMetrics.Calibration.pooled(g.values(metric)) : null;
-    }
-
-    /** Reliability-diagram data: per bin, count, mean confidence and accuracy, pooled over tasks. */
-    public static Table reliability(List<UnitRecord> records) {
-        return reliabilityOf(groups(records));
-    }
-
-    /** As {@link #reliability(List)}, of rows already grouped. */
-    public static Table reliabilityOf(List<Group> groups) {
-        Table t = Table.create("reliability", StringColumn.create("method"), StringColumn.create("dataset"),
-                StringColumn.create("setting"), IntColumn.create("bin"), DoubleColumn.create("lower"),
-                DoubleColumn.create("upper"), IntColumn.create("count"), DoubleColumn.create("confidence"),
-                DoubleColumn.create("accuracy"), StringColumn.create("probabilities"));
-        for (Group g : groups) {
-          for (boolean scaled : new boolean[]{false, true}) {
-            CalibrationBins bins = pooledBins(g, scaled);
-            if (bins == null) {
-                continue;
-            }
-            for (int b = 0; b < CalibrationBins.BINS; b++) {
-                t.stringColumn("probabilities").append(scaled ? "temperature-scaled" : "raw");
-                t.stringColumn("method").append(g.method());
-                t.stringColumn("dataset").append(g.dataset());
-                t.stringColumn("setting").append(g.setting());
-                t.intColumn("bin").append(b);
-                t.doubleColumn("lower").append(b / (double) CalibrationBins.BINS);
-                t.doubleColumn("upper").append((b + 1) / (double) CalibrationBins.BINS);
-                t.intColumn("count").append((int) bins.count(b));
-                t.doubleColumn("confidence").append(bins.meanConfidence(b));
-                t.doubleColumn("accuracy").append(bins.accuracy(b));
-            }
-          }
-        }
-        return t;
-    }
-
     /** Whether any group of these records holds temperature-scaled metrics. */
     public static boolean scaled(List<UnitRecord> records) {
         for (UnitRecord r : records) {
@@ -350,6 +263,39 @@ public final class Summary {
             }
         }
         return false;
+    }
+
+    /** The row of a metric (one step, or the overall row when step is null), or null. */
+    static Row find(Table summary, String method, String dataset, String setting, String metric, Integer step) {
+        int found = -1;
+        for (int i = 0; i < summary.rowCount(); i++) {
+            if (matches(summary, i, method, dataset, setting, metric)
+                    && (step == null ? summary.intColumn("step").isMissing(i)
+                    : !summary.intColumn("step").isMissing(i) && summary.intColumn("step").getInt(i) == step)) {
+                found = i;
+            }
+        }
+        // a Row of its own: the rows a table's iterator hands out are one cursor that moves on
+        return found < 0 ? null : summary.row(found);
+    }
+
+    /** The last step's row of a per-step metric. */
+    static Row last(Table summary, String method, String dataset, String setting, String metric) {
+        int found = -1;
+        for (int i = 0; i < summary.rowCount(); i++) {
+            if (matches(summary, i, method, dataset, setting, metric)) {
+                found = i;
+            }
+        }
+        return found < 0 ? null : summary.row(found);
+    }
+
+    private static boolean matches(Table summary, int i, String method, String dataset, String setting,
+                                   String metric) {
+        return summary.stringColumn("method").get(i).equals(method)
+                && summary.stringColumn("dataset").get(i).equals(dataset)
+                && summary.stringColumn("setting").get(i).equals(setting)
+                && summary.stringColumn("metric").get(i).equals(metric);
     }
 
     /** Headline numbers for the report's first table: episodic or incremental. */

@@ -66,8 +66,8 @@ class ReportRenderTest {
         assertTrue(figures >= 10, "all figure kinds present: " + figures);
         assertTrue(html.contains("critical-difference diagram"), "gp-classes has two settings: a CD diagram");
         assertTrue(html.contains("T-scaled (ECE") && html.contains("ECE (T-scaled)"), "raw and scaled calibration");
-        assertEquals(1, count(html, Html.text(Report.UNITS)), "the units are stated once");
-        assertTrue(html.indexOf(Html.text(Report.UNITS)) < html.indexOf("<table"), "at the top");
+        assertEquals(1, count(html, Html.text(Formats.UNITS)), "the units are stated once");
+        assertTrue(html.indexOf(Html.text(Formats.UNITS)) < html.indexOf("<table"), "at the top");
         for (String header : List.of("<th>accuracy (%)</th>", "<th>final acc (%)</th>", "<th>ECE (0-1)</th>",
                 "<th>MCE (0-1)</th>", "<th>NLL (nats)</th>", "<th>ECE (T-scaled) (0-1)</th>")) {
             assertTrue(html.contains(header), "a header with its unit: " + header);
@@ -88,8 +88,8 @@ class ReportRenderTest {
         Path browser = browserOrSkip();
         Path dir = Path.of("target", "report-render");
         Files.createDirectories(dir);
-        Report.plotly(dir, Path.of("target", "test-cache"));
-        Report.Page page = new Report.Page("figures");
+        PlotlyAsset.copyTo(dir, Path.of("target", "test-cache"));
+        HtmlPage page = new HtmlPage("figures");
         List<String> methods = List.of("ncm", "knn", "soft-kmeans[temperature=20]", "ppca", "lsgp[select=last]",
                 "bavardage[preset=glyphs-balanced]");
         page.figure(Figures.cdDiagram("critical-difference diagram, ties", methods,

@@ -7,6 +7,8 @@ import fsil.api.LabeledData;
 import fsil.data.FeatureSet;
 import fsil.data.SplitSet;
 import fsil.eval.metrics.Metric;
+import fsil.eval.report.Formats;
+import fsil.eval.report.PlotlyAsset;
 import fsil.eval.report.Report;
 import fsil.eval.report.Summary;
 import fsil.eval.store.RunDirectory;
@@ -83,7 +85,7 @@ public class RunnerTest {
         assertEquals(0, o.failedTasks());
         assertEquals(o.records().size(), UnitStore.read(dir.resolve(Runner.UNITS)).rows().size());
         for (String f : List.of(Runner.SPEC, Runner.CONFIG, Runner.ENVIRONMENT, Runner.UNITS, Report.SUMMARY,
-                Report.A_MATRIX, Report.RELIABILITY, Report.HTML, Report.PLOTLY)) {
+                Report.A_MATRIX, Report.RELIABILITY, Report.HTML, PlotlyAsset.FILE)) {
             assertTrue(Files.exists(dir.resolve(f)), f);
         }
         Table s = Summary.summarize(o.records(), metrics());
@@ -97,7 +99,7 @@ public class RunnerTest {
         for (String setting : List.of("4-way 1-shot Q20 balanced", "4-way 5-shot Q20 balanced")) {
             for (String m : List.of("ncm", "soft-kmeans")) {
                 Row r = s.row(rowOf(s, m, setting, "episode_acc"));
-                String shown = "<td>" + Report.format("episode_acc", r) + "</td>";
+                String shown = "<td>" + Formats.format("episode_acc", r) + "</td>";
                 assertTrue(html.contains(shown), "the report shows " + m + " / " + setting + " as " + shown);
             }
         }

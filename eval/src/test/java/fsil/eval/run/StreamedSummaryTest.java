@@ -1,6 +1,8 @@
 package fsil.eval.run;
 
 import fsil.api.FsilException;
+import fsil.eval.report.AccuracyMatrixTable;
+import fsil.eval.report.ReliabilityTable;
 import fsil.eval.report.Report;
 import fsil.eval.report.SettingOptions;
 import fsil.eval.report.Summary;
@@ -39,7 +41,7 @@ class StreamedSummaryTest {
     private static List<String> tables(Path dir, UnitStore.Contents c) {
         List<UnitRecord> rows = c.rows();
         return List.of(csv(Summary.summarize(rows, RunnerTest.metrics(), SettingOptions.read(dir))),
-                csv(Summary.aMatrix(rows)), csv(Summary.reliability(rows)));
+                csv(AccuracyMatrixTable.of(rows)), csv(ReliabilityTable.of(rows)));
     }
 
     @Test

@@ -26,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * changes no report, a damaged cache is re-created, {@code fsil report} repairs a damaged copy, and the cache
  * directory is the one the caller passes. Every test uses its own cache directory (never ~/.cache/fsil).
  */
-class PlotlyCopyTest {
+class PlotlyAssetTest {
     private static final Map<String, List<String>> EPISODES = Map.of("episodes", List.of("4"), "ways", List.of("3"),
             "queries", List.of("6"));
 
@@ -36,7 +36,7 @@ class PlotlyCopyTest {
     }
 
     static String hash(Path file) throws IOException {
-        return Report.sha256(Files.readAllBytes(file));
+        return PlotlyAsset.sha256(Files.readAllBytes(file));
     }
 
     static long links(Path file) throws IOException {
@@ -53,11 +53,11 @@ class PlotlyCopyTest {
 
     @Test
     void theKnownHashIsThatOfTheShippedFile() throws IOException {
-        try (InputStream in = Report.class.getResourceAsStream("/fsil/report/plotly.min.js")) {
+        try (InputStream in = PlotlyAsset.class.getResourceAsStream("/fsil/report/plotly.min.js")) {
             byte[] js = in.readAllBytes();
-            assertEquals(Report.PLOTLY_SHA256, Report.sha256(js));
-            assertEquals(Report.PLOTLY_SIZE, js.length);
-            assertTrue(new String(js, 0, 200, StandardCharsets.UTF_8).contains("plotly.js v" + Report.PLOTLY_VERSION));
+            assertEquals(PlotlyAsset.SHA256, PlotlyAsset.sha256(js));
+            assertEquals(PlotlyAsset.SIZE, js.length);
+            assertTrue(new String(js, 0, 200, StandardCharsets.UTF_8).contains("plotly.js v" + PlotlyAsset.VERSION));
         }
     }
 
@@ -66,10 +66,10 @@ class PlotlyCopyTest {
         Path cache = tmp.resolve("cache");
         Path run = tmp.resolve("run");
         runner(cache).run(RunnerTest.spec("ncm", "fewshot", EPISODES, 1), run);
-        Path cached = cache.resolve("plotly-" + Report.PLOTLY_VERSION + ".min.js");
+        Path cached = cache.resolve("plotly-" + PlotlyAsset.VERSION + ".min.js");
         assertTrue(Files.isRegularFile(cached), "plotly.js is cached in the run's cache directory (--cache)");
-        Path copy = run.resolve(Report.PLOTLY);
-        assertEquals(Report.PLOTLY_SHA256, hash(copy));
+        Path copy = run.resolve(PlotlyAsset.FILE);
+        assertEquals(PlotlyAsset.SHA256, hash(copy));
         assertFalse(Files.isSameFile(copy, cached), "the report's plotly.min.js is not the cache's file");
         assertEquals(1, links(copy), "the report's plotly.min.js has no other name");
     }
@@ -79,19 +79,19 @@ class PlotlyCopyTest {
         Path cache = tmp.resolve("cache");
         Path a = Files.createDirectories(tmp.resolve("a"));
         Path b = Files.createDirectories(tmp.resolve("b"));
-        Report.plotly(a, cache);
-        Path cached = cache.resolve("plotly-" + Report.PLOTLY_VERSION + ".min.js");
+        PlotlyAsset.copyTo(a, cache);
+        Path cached = cache.resolve("plotly-" + PlotlyAsset.VERSION + ".min.js");
         overwriteInPlace(cached, "");
-        assertEquals(Report.PLOTLY_SHA256, hash(a.resolve(Report.PLOTLY)), "an earlier report keeps its script");
-        Report.plotly(b, cache);
-        assertEquals(Report.PLOTLY_SHA256, hash(b.resolve(Report.PLOTLY)), "a later report gets the shipped script");
-        assertEquals(Report.PLOTLY_SHA256, hash(cached), "the damaged cached copy was re-created");
+        assertEquals(PlotlyAsset.SHA256, hash(a.resolve(PlotlyAsset.FILE)), "an earlier report keeps its script");
+        PlotlyAsset.copyTo(b, cache);
+        assertEquals(PlotlyAsset.SHA256, hash(b.resolve(PlotlyAsset.FILE)), "a later report gets the shipped script");
+        assertEquals(PlotlyAsset.SHA256, hash(cached), "the damaged cached copy was re-created");
 
         overwriteInPlace(cached, "window.Plotly = null; // rewritten");
-        Report.plotly(a, cache);
-        assertEquals(Report.PLOTLY_SHA256, hash(a.resolve(Report.PLOTLY)));
-        overwriteInPlace(b.resolve(Report.PLOTLY), "");
-        assertEquals(Report.PLOTLY_SHA256, hash(a.resolve(Report.PLOTLY)), "reports share no file");
+        PlotlyAsset.copyTo(a, cache);
+        assertEquals(PlotlyAsset.SHA256, hash(a.resolve(PlotlyAsset.FILE)));
+        overwriteInPlace(b.resolve(PlotlyAsset.FILE), "");
+        assertEquals(PlotlyAsset.SHA256, hash(a.resolve(PlotlyAsset.FILE)), "reports share no file");
     }
 
     @Test
@@ -99,23 +99,23 @@ class PlotlyCopyTest {
         Path cache = tmp.resolve("cache");
         Path run = tmp.resolve("run");
         runner(cache).run(RunnerTest.spec("ncm", "fewshot", EPISODES, 1), run);
-        Path copy = run.resolve(Report.PLOTLY);
+        Path copy = run.resolve(PlotlyAsset.FILE);
         overwriteInPlace(copy, "");
         Report.rebuild(run, TestPlugins.metrics().all(), cache);
-        assertEquals(Report.PLOTLY_SHA256, hash(copy), "emptied in place: repaired");
+        assertEquals(PlotlyAsset.SHA256, hash(copy), "emptied in place: repaired");
 
         Files.delete(copy);
         Files.writeString(copy, "alert('not plotly')");
         Report.rebuild(run, TestPlugins.metrics().all(), cache);
-        assertEquals(Report.PLOTLY_SHA256, hash(copy), "replaced by another file: repaired");
+        assertEquals(PlotlyAsset.SHA256, hash(copy), "replaced by another file: repaired");
 
         // an older fsil hard-linked the run's copy to the cache's: an intact link is replaced by a private copy
-        Path cached = cache.resolve("plotly-" + Report.PLOTLY_VERSION + ".min.js");
+        Path cached = cache.resolve("plotly-" + PlotlyAsset.VERSION + ".min.js");
         Files.delete(copy);
         Files.createLink(copy, cached);
         Report.rebuild(run, TestPlugins.metrics().all(), cache);
         assertFalse(Files.isSameFile(copy, cached), "the link was replaced by a copy");
-        assertEquals(Report.PLOTLY_SHA256, hash(copy));
+        assertEquals(PlotlyAsset.SHA256, hash(copy));
 
         long modified = Files.getLastModifiedTime(copy).toMillis();
         Report.rebuild(run, TestPlugins.metrics().all(), cache);
@@ -131,7 +131,7 @@ class PlotlyCopyTest {
         Path cache = tmp.resolve("not-a-directory");
         Files.writeString(cache, "a file where the cache directory should be");
         Path dir = Files.createDirectories(tmp.resolve("report"));
-        Report.plotly(dir, cache);
-        assertEquals(Report.PLOTLY_SHA256, hash(dir.resolve(Report.PLOTLY)));
+        PlotlyAsset.copyTo(dir, cache);
+        assertEquals(PlotlyAsset.SHA256, hash(dir.resolve(PlotlyAsset.FILE)));
     }
 }
