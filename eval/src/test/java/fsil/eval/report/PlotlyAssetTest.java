@@ -95,6 +95,21 @@ class PlotlyAssetTest {
     }
 
     @Test
+    void aRewriteOfTheCacheThatKeepsItsSizeIsStillFound(@TempDir Path tmp) throws IOException {
+        // the process remembers the cache file it checked; a write of the same length must not slip past that
+        Path cache = tmp.resolve("cache");
+        Path a = Files.createDirectories(tmp.resolve("a"));
+        Path b = Files.createDirectories(tmp.resolve("b"));
+        PlotlyAsset.copyTo(a, cache);
+        Path cached = cache.resolve("plotly-" + PlotlyAsset.VERSION + ".min.js");
+        overwriteInPlace(cached, "x".repeat((int) PlotlyAsset.SIZE));
+        assertEquals(PlotlyAsset.SIZE, Files.size(cached));
+        PlotlyAsset.copyTo(b, cache);
+        assertEquals(PlotlyAsset.SHA256, hash(b.resolve(PlotlyAsset.FILE)), "the report gets the shipped script");
+        assertEquals(PlotlyAsset.SHA256, hash(cached), "the rewritten cached copy was re-created");
+    }
+
+    @Test
     void fsilReportRepairsADamagedCopyInTheRunDirectory(@TempDir Path tmp) throws IOException {
         Path cache = tmp.resolve("cache");
         Path run = tmp.resolve("run");
