@@ -26,8 +26,9 @@ class RunnerUnitBenchTest {
             assertEquals(2, b.pairs.size());
             b.pairs.forEach(p -> assertTrue(p[0] > 0 && p[1] > 0, "both halves timed"));
             assertEquals(3 * (stored + 400), b.sink, "each call ran both halves over the same episodes");
-            assertTrue(b.report().matches("# runner's own time over 2 pairs of 400 episodes: .* us per episode without "
-                    + "the runner"), b.report());
+            assertTrue(b.unitsBytes > 400, "the run's units.csv was measured: " + b.unitsBytes);
+            assertTrue(b.report().matches("# runner's own time over 2 pairs of 400 episodes \\(all\\): .* us per "
+                    + "episode without the runner; units\\.csv [0-9.]+ bytes per episode"), b.report());
         } finally {
             b.tearDown();
         }
