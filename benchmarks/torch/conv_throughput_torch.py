@@ -3,6 +3,7 @@ backbones-djl's Networks.java, convolutions with bias as there), the same traini
 forward through the network and a linear head, loss -sum(log_softmax(z) * onehot) / n, backward, optimiser step,
 reading the loss back) and the same extraction (inference mode, features copied out), on random images, after
 warm-up. Arguments key=value as the Java main; prints the same line with "torch" instead of "fsil"."""
+import math
 import sys
 import time
 
@@ -10,9 +11,15 @@ import torch
 from torch import nn
 
 
+def channels(base, width):
+    """Channels of a layer as fsil builds it (Architecture.channels): base x width rounded to a multiple of 16, half
+    up as Java's Math.round (Python's round() would take 2.5 to 2), so both sides time the same network."""
+    return max(1, math.floor(base * width / 16 + 0.5)) * 16
+
+
 def conv4(a, h, w):
     layers = []
-    c_in, f = a["channels"], max(1, round(64 * a["width"]))
+    c_in, f = a["channels"], channels(64, a["width"])
     for _ in range(4):
         layers += [nn.Conv2d(c_in, f, 3, padding=1), nn.BatchNorm2d(f), nn.ReLU()]
         if h >= 2 and w >= 2:
@@ -40,7 +47,7 @@ def resnet12(a, h, w):
     layers = []
     c_in = a["channels"]
     for base in (64, 160, 320, 640):
-        c = max(1, round(base * a["width"]))
+        c = channels(base, a["width"])
         layers.append(Residual12(c_in, c))
         if h >= 2 and w >= 2:
             layers.append(nn.MaxPool2d(2, 2))
