@@ -1,7 +1,7 @@
 package fsil.app;
 
 import fsil.app.cli.Main;
-import fsil.eval.store.UnitStore;
+import fsil.testkit.EngineConformance;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
@@ -13,8 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -26,8 +24,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * the expected file in its own commit (see reference-runs/README.md).
  */
 class ReferenceRunsTest {
-    /** Timings: measurements, not results. */
-    static final Pattern TIMING = Pattern.compile("(^|_)(fit_s|predict_s|s|seconds|cpu_seconds)$|_s_step\\d+$");
     static final Path DIR = Path.of("..", "reference-runs");
 
     @TempDir
@@ -50,36 +46,12 @@ class ReferenceRunsTest {
                 "--cache", tmp.resolve("cache").toString(), "--quiet"}, new PrintWriter(new StringWriter()),
                 new PrintWriter(err));
         assertEquals(0, code, err.toString());
-        Map<String, String> expected = values(DIR.resolve("expected").resolve(name + ".summary.csv"));
-        Map<String, String> actual = values(out.resolve("summary.csv"));
+        Map<String, String> expected = EngineConformance.summaryValues(
+                DIR.resolve("expected").resolve(name + ".summary.csv"));
+        Map<String, String> actual = EngineConformance.summaryValues(out.resolve("summary.csv"));
         assertEquals(expected.keySet(), actual.keySet(), name + ": the same summary rows");
         for (Map.Entry<String, String> e : expected.entrySet()) {
             assertEquals(e.getValue(), actual.get(e.getKey()), name + ": " + e.getKey());
         }
-    }
-
-    /**
-     * (method, dataset, protocol, setting, metric, step) -> "classes,value,ci95,ci95_t,std,n", timing metrics
-     * left out. Columns are found by name, so columns added later do not break the comparison.
-     */
-    static Map<String, String> values(Path summary) throws IOException {
-        List<String> lines = Files.readAllLines(summary);
-        List<String> header = List.of(lines.get(0).split(",", -1));
-        Map<String, String> out = new TreeMap<>();
-        for (String line : lines.subList(1, lines.size())) {
-            List<String> cells = UnitStore.fields(line);
-            Map<String, String> row = new TreeMap<>();
-            for (int i = 0; i < header.size(); i++) {
-                row.put(header.get(i), cells.get(i));
-            }
-            if (TIMING.matcher(row.get("metric")).find()) {
-                continue;
-            }
-            String key = String.join("|", row.get("method"), row.get("dataset"), row.get("protocol"),
-                    row.get("setting"), row.get("metric"), row.get("step"));
-            out.put(key, String.join(",", row.get("classes"), row.get("value"), row.get("ci95"), row.get("ci95_t"),
-                    row.get("std"), row.get("n")));
-        }
-        return out;
     }
 }

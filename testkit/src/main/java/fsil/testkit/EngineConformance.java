@@ -117,9 +117,17 @@ public final class EngineConformance {
 
     /** (method, dataset, protocol, setting, metric, step) to "classes,value,ci95,ci95_t,std,n", timings left out. */
     public static Map<String, String> values(Path run) {
+        return summaryValues(run.resolve("summary.csv"));
+    }
+
+    /**
+     * As {@link #values(Path)}, from a summary.csv file by its path (for example a saved copy of one). Columns are
+     * found by name, so columns added later do not break a comparison.
+     */
+    public static Map<String, String> summaryValues(Path summary) {
         List<String> lines;
         try {
-            lines = Files.readAllLines(run.resolve("summary.csv"));
+            lines = Files.readAllLines(summary);
         } catch (IOException ex) {
             throw new UncheckedIOException(ex);
         }
