@@ -87,7 +87,7 @@ public final class Comparison {
         if (rows.isEmpty()) {
             throw new FsilException("nothing to compare: no rows");
         }
-        String m = metric != null ? metric : rows.stream().anyMatch(r -> r.metric("episode_acc") != null)
+        String m = metric != null ? metric : rows.stream().anyMatch(r -> r.value("episode_acc") != null)
                 ? "episode_acc" : "final_acc";
         // block (dataset | setting) -> method -> rows, in the summary's order (not the order units finished in)
         List<UnitRecord> sorted = new ArrayList<>(rows);

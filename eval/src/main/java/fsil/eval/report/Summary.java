@@ -88,9 +88,9 @@ public final class Summary {
             t[1] += r.ok() ? 0 : r.tasks();
             java.util.Set<String> names = stored.computeIfAbsent(key, k -> new java.util.HashSet<>());
             if (r.ok()) {
-                r.metrics().fields().forEachRemaining(f -> {
-                    if (!f.getValue().isNull()) {
-                        names.add(f.getKey());
+                r.metrics().fields().forEach((name, v) -> {
+                    if (!v.isNull()) {
+                        names.add(name);
                     }
                 });
             }
@@ -258,7 +258,7 @@ public final class Summary {
     /** Whether any group of these records holds temperature-scaled metrics. */
     public static boolean scaled(List<UnitRecord> records) {
         for (UnitRecord r : records) {
-            if (r.metric("calibration" + Metric.TEMPERATURE_SCALED) != null) {
+            if (r.value("calibration" + Metric.TEMPERATURE_SCALED) != null) {
                 return true;
             }
         }

@@ -241,7 +241,7 @@ public final class Selection {
             }
         }
         String metric = plan.spec().selectMetric() != null ? plan.spec().selectMetric()
-                : rows.stream().anyMatch(r -> r.metric("episode_acc") != null) ? "episode_acc" : "final_acc";
+                : rows.stream().anyMatch(r -> r.value("episode_acc") != null) ? "episode_acc" : "final_acc";
         boolean lower = lowerIsBetter(metric);
         Table summary = Summary.summarize(rows, metrics);
         // (tablesaw reuses one Row while iterating: keep the values, not the rows)

@@ -1,7 +1,5 @@
 package fsil.eval.run;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import fsil.api.Background;
 import fsil.api.FsilException;
 import fsil.api.Learner;
@@ -13,10 +11,10 @@ import fsil.eval.metrics.Value;
 import fsil.eval.protocol.TaskOutcome;
 import fsil.eval.protocol.TaskRunner;
 import fsil.eval.store.UnitRecord;
-import fsil.eval.store.ValueJson;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -85,25 +83,25 @@ public final class UnitRunner {
             error = ((unit.tasks() > 1 ? "task " + task + ": " : "") + describe(t)).replace('\n', ' ')
                     .replace('\r', ' ');
         }
-        ObjectNode stored = JsonNodeFactory.instance.objectNode();
+        Map<String, Value> stored = new LinkedHashMap<>();
         if (error.isEmpty()) {
             for (int i = 0; i < metrics.size(); i++) {
                 Value v = measured.get(i).result();
                 if (v != null) {
-                    stored.set(metrics.get(i).id(), ValueJson.toJson(v));
+                    stored.put(metrics.get(i).id(), v);
                 }
             }
             for (int i = 0; i < metrics.size(); i++) {
                 Value v = scaled.get(i) == null ? null : scaled.get(i).result();
                 if (v != null) {
-                    stored.set(metrics.get(i).id() + Metric.TEMPERATURE_SCALED, ValueJson.toJson(v));
+                    stored.put(metrics.get(i).id() + Metric.TEMPERATURE_SCALED, v);
                 }
             }
         }
         return new UnitRecord(g.variant().label(), g.variant().method().id(), g.dataset(), plan.protocol().id(),
                 g.setting().label(), unit.index(), unit.firstTask(), unit.tasks(), plan.spec().orderSeed(),
                 g.trainSeed(unit.firstTask()), error.isEmpty() ? UnitRecord.OK : UnitRecord.FAILED, error,
-                (System.nanoTime() - start) * 1e-9, stored);
+                (System.nanoTime() - start) * 1e-9, new Value.Obj(stored));
     }
 
     /** Adds a task to a unit's metrics (null: a metric not measured); a metric's exception stops the run. */

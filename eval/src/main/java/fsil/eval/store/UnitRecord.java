@@ -1,8 +1,8 @@
 package fsil.eval.store;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import fsil.eval.metrics.Value;
+
+import java.util.Map;
 
 /**
  * One row of {@code units.csv}: the identity of a unit, its status, and what its metrics stored.
@@ -20,17 +20,17 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * @param status    {@link #OK} or {@link #FAILED}
  * @param error     why a failed unit failed ("" when ok)
  * @param seconds   wall time of the unit
- * @param metrics   metric name -> what it stored (empty for a failed unit)
+ * @param metrics   metric name -> what it stored (empty for a failed unit), decoded once when the row is read
  */
 public record UnitRecord(String method, String methodId, String dataset, String protocol, String setting, int unit,
                          int firstTask, int tasks, long orderSeed, long trainSeed, String status, String error,
-                         double seconds, ObjectNode metrics) {
+                         double seconds, Value.Obj metrics) {
 
     public static final String OK = "ok";
     public static final String FAILED = "failed";
 
     public UnitRecord {
-        metrics = metrics == null ? JsonNodeFactory.instance.objectNode() : metrics;
+        metrics = metrics == null ? new Value.Obj(Map.of()) : metrics;
     }
 
     /** A unit's identity within a run. */
@@ -49,15 +49,9 @@ public record UnitRecord(String method, String methodId, String dataset, String 
         return OK.equals(status);
     }
 
-    /** What a metric stored, or null. */
-    public JsonNode metric(String name) {
-        JsonNode v = metrics.get(name);
+    /** What a metric stored, as the metric built it, or null (also for a stored null). */
+    public Value value(String name) {
+        Value v = metrics.get(name);
         return v == null || v.isNull() ? null : v;
-    }
-
-    /** What a metric stored, as the metric built it, or null. */
-    public fsil.eval.metrics.Value value(String name) {
-        JsonNode v = metric(name);
-        return v == null ? null : ValueJson.fromJson(v);
     }
 }

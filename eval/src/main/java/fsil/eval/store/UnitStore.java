@@ -1,11 +1,8 @@
 package fsil.eval.store;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import fsil.api.FsilException;
 import fsil.data.io.AtomicFiles;
+import fsil.eval.metrics.Value;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -36,7 +33,6 @@ public final class UnitStore implements AutoCloseable {
     public static final String FILE = "units.csv";
     static final String[] HEADER = {"method", "method_id", "dataset", "protocol", "setting", "unit", "first_task",
             "tasks", "order_seed", "train_seed", "status", "error", "seconds", "metrics", "crc"};
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final long FORCE_NANOS = 1_000_000_000L;
 
     private final Path file;
@@ -121,12 +117,7 @@ public final class UnitStore implements AutoCloseable {
 
     /** A record as its row of units.csv, without the line break (engines send records between JVMs this way). */
     public static String encode(UnitRecord r) {
-        String metrics;
-        try {
-            metrics = JSON.writeValueAsString(r.metrics());
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("metrics of " + r.key() + " cannot be written as JSON", e);
-        }
+        String metrics = ValueJson.text(r.metrics());
         String body = String.join(",", text(r.method()), text(r.methodId()), text(r.dataset()), text(r.protocol()),
                 text(r.setting()), Integer.toString(r.unit()), Integer.toString(r.firstTask()),
                 Integer.toString(r.tasks()), Long.toString(r.orderSeed()), Long.toString(r.trainSeed()),
@@ -441,18 +432,21 @@ public final class UnitStore implements AutoCloseable {
         if (f.size() != HEADER.length - 1) {
             throw new IllegalArgumentException(f.size() + " fields instead of " + (HEADER.length - 1));
         }
+        Value metrics;
         try {
-            JsonNode metrics = JSON.readTree(f.get(13));
-            if (!(metrics instanceof ObjectNode o)) {
-                throw new IllegalArgumentException("metrics are not a JSON object");
-            }
+            metrics = ValueJson.parse(f.get(13));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("metrics: " + e.getMessage());
+        }
+        if (!(metrics instanceof Value.Obj o)) {
+            throw new IllegalArgumentException("metrics are not a JSON object");
+        }
+        try {
             return new UnitRecord(f.get(0), f.get(1), f.get(2), f.get(3), f.get(4), Integer.parseInt(f.get(5)),
                     Integer.parseInt(f.get(6)), Integer.parseInt(f.get(7)), Long.parseLong(f.get(8)),
                     Long.parseLong(f.get(9)), f.get(10), f.get(11), Double.parseDouble(f.get(12)), o);
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("a number field is not a number (" + e.getMessage() + ")");
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("metrics are not valid JSON");
         }
     }
 

@@ -43,7 +43,12 @@ class ComparisonTest {
         ObjectNode metrics = JsonNodeFactory.instance.objectNode();
         metrics.set("episode_acc", acc);
         return new UnitRecord(method, method, dataset, "fewshot", "5-way 5-shot", unit, unit * correct.length,
-                correct.length, orderSeed, 100 + unit, UnitRecord.OK, "", 0.1, metrics);
+                correct.length, orderSeed, 100 + unit, UnitRecord.OK, "", 0.1, obj(metrics));
+    }
+
+    /** A JSON object as the metrics of a row. */
+    static fsil.eval.metrics.Value.Obj obj(ObjectNode metrics) {
+        return (fsil.eval.metrics.Value.Obj) fsil.eval.store.ValueJson.parse(metrics.toString());
     }
 
     /** Three methods on two datasets, two units of 12 episodes each; "strong" beats "base" which beats "weak". */
@@ -164,7 +169,7 @@ class ComparisonTest {
             for (String m : List.of("small", "large")) {
                 ObjectNode metrics = JsonNodeFactory.instance.objectNode();
                 metrics.putArray("memory_bytes").add(m.equals("small") ? 100 : 1000).add(m.equals("small") ? 90 : 900);
-                rows.add(new UnitRecord(m, m, dataset, "fewshot", "s", 0, 0, 2, 1, 2, UnitRecord.OK, "", 0, metrics));
+                rows.add(new UnitRecord(m, m, dataset, "fewshot", "s", 0, 0, 2, 1, 2, UnitRecord.OK, "", 0, obj(metrics)));
             }
         }
         Comparison c = Comparison.of(rows, METRICS, "memory_bytes", "large");

@@ -1,6 +1,5 @@
 package fsil.eval.metrics;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import fsil.eval.protocol.TaskOutcome;
 import fsil.eval.store.ValueJson;
 
@@ -20,19 +19,11 @@ final class Measure {
 
     /** The JSON text a row of units.csv holds for a value. */
     static String json(Value v) {
-        try {
-            return new ObjectMapper().writeValueAsString(ValueJson.toJson(v));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        return ValueJson.text(v);
     }
 
     /** A value through the text of a row and back. */
     static Value roundTrip(Value v) {
-        try {
-            return ValueJson.fromJson(new ObjectMapper().readTree(json(v)));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        return ValueJson.parse(json(v));
     }
 }

@@ -238,8 +238,8 @@ class CalibrationRunTest {
             UnitRecord a = o.records().stream().filter(r -> r.key().equals(p.records().get(0).key())).findFirst()
                     .orElseThrow();
             UnitRecord b = p.records().get(0);
-            assertEquals(b.metric("episode_acc"), a.metric("episode_acc"));
-            assertEquals(b.metric("calibration"), a.metric("calibration"), "raw metrics are the raw run's");
+            assertEquals(b.value("episode_acc"), a.value("episode_acc"));
+            assertEquals(b.value("calibration"), a.value("calibration"), "raw metrics are the raw run's");
         }
         Table ps = Summary.summarize(p.records(), TestPlugins.metrics().all());
         for (String m : List.of("bayes", "x3")) {

@@ -625,8 +625,8 @@ public class RunnerTest {
         Runner.Outcome out = withMetric(new QueriesSeen("")).run(spec("ncm", "fewshot", o, 2), tmp.resolve("m"));
         assertEquals(3, out.records().size());
         for (UnitRecord r : out.records()) {
-            var seen = r.metric("queries_seen");
-            var acc = r.metric("episode_acc").get("queries");
+            var seen = r.value("queries_seen");
+            var acc = r.value("episode_acc").get("queries");
             assertEquals(r.tasks(), seen.size(), r.key().toString());
             assertEquals(acc, seen, "the unit's tasks in order: " + r.key());
         }

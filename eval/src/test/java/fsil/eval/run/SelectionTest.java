@@ -118,7 +118,7 @@ class SelectionTest {
     private static List<String> metricsOf(List<UnitRecord> rows, String setting) {
         return rows.stream().filter(r -> r.setting().equals(setting))
                 .sorted((a, b) -> Integer.compare(a.unit(), b.unit()))
-                .map(r -> r.metric("episode_acc").toString() + r.metric("calibration")).toList();
+                .map(r -> r.value("episode_acc").toString() + r.value("calibration")).toList();
     }
 
     /**

@@ -24,7 +24,8 @@ class UnitStoreTest {
         m.putArray("episode_acc").add(acc).addNull();
         m.putObject("diagnostics").put("note", 1.5);
         return new UnitRecord(method, "ncm", "synthetic:classes=4,dim=2", "fewshot", "5-way 1-shot Q75 balanced",
-                unit, unit * 2, 2, 1993, 42L + unit, UnitRecord.OK, "", 0.25, m);
+                unit, unit * 2, 2, 1993, 42L + unit, UnitRecord.OK, "", 0.25,
+                (fsil.eval.metrics.Value.Obj) ValueJson.parse(m.toString()));
     }
 
     static Path write(Path dir, List<UnitRecord> rows) {
@@ -45,8 +46,8 @@ class UnitStoreTest {
         UnitStore.Contents c = UnitStore.read(write(tmp, rows));
         assertEquals(List.of(), c.invalid());
         assertEquals(rows, c.rows());
-        assertEquals(0.1 + 0.2, c.rows().get(0).metric("episode_acc").get(0).asDouble(), 0.0, "doubles exactly");
-        assertTrue(c.rows().get(0).metric("episode_acc").get(1).isNull(), "NaN is stored as null");
+        assertEquals(0.1 + 0.2, c.rows().get(0).value("episode_acc").get(0).asDouble(), 0.0, "doubles exactly");
+        assertTrue(c.rows().get(0).value("episode_acc").get(1).isNull(), "NaN is stored as null");
     }
 
     /** A flipped digit in one row invalidates that row only, named by its line; every other row is kept. */
