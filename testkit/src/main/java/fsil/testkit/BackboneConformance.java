@@ -86,46 +86,50 @@ public final class BackboneConformance {
     }
 
     private void checkApply() throws IOException {
-        Params p = backbone.params(params);
-        FeatureSet a = backbone.apply(data, p, 7, Files.createTempDirectory("fsil-conformance"));
-        assertEquals(data.train().size(), a.train().size(), "every training sample is embedded");
-        assertEquals(data.test().size(), a.test().size(), "every test sample is embedded");
-        assertTrue(a.dimension() > 0, "feature dimension 0");
-        assertArrayEquals(data.train().labels(), a.train().labels(), "labels pass through");
-        assertArrayEquals(data.test().labels(), a.test().labels());
-        assertSame(data.classes(), a.classes(), "classes pass through");
-        assertSame(data.splits(), a.splits(), "splits pass through");
-        for (LabeledData part : List.of(a.train(), a.test())) {
-            for (float v : part.features().rawData()) {
-                assertTrue(Float.isFinite(v), "non-finite feature");
+        try (Scratch tmp = new Scratch()) {
+            Params p = backbone.params(params);
+            FeatureSet a = backbone.apply(data, p, 7, tmp.dir());
+            assertEquals(data.train().size(), a.train().size(), "every training sample is embedded");
+            assertEquals(data.test().size(), a.test().size(), "every test sample is embedded");
+            assertTrue(a.dimension() > 0, "feature dimension 0");
+            assertArrayEquals(data.train().labels(), a.train().labels(), "labels pass through");
+            assertArrayEquals(data.test().labels(), a.test().labels());
+            assertSame(data.classes(), a.classes(), "classes pass through");
+            assertSame(data.splits(), a.splits(), "splits pass through");
+            for (LabeledData part : List.of(a.train(), a.test())) {
+                for (float v : part.features().rawData()) {
+                    assertTrue(Float.isFinite(v), "non-finite feature");
+                }
             }
+            Path cache = tmp.dir();
+            FeatureSet fresh = backbone.apply(data, p, 7, cache);
+            assertArrayEquals(a.train().features().rawData(), fresh.train().features().rawData(),
+                    "the same seed gives other features");
+            FeatureSet cached = backbone.apply(data, p, 7, cache);
+            assertArrayEquals(a.test().features().rawData(), cached.test().features().rawData(),
+                    "the cached features differ from the computed ones");
+            assertEquals(a.key(), cached.key());
         }
-        Path cache = Files.createTempDirectory("fsil-conformance");
-        FeatureSet fresh = backbone.apply(data, p, 7, cache);
-        assertArrayEquals(a.train().features().rawData(), fresh.train().features().rawData(),
-                "the same seed gives other features");
-        FeatureSet cached = backbone.apply(data, p, 7, cache);
-        assertArrayEquals(a.test().features().rawData(), cached.test().features().rawData(),
-                "the cached features differ from the computed ones");
-        assertEquals(a.key(), cached.key());
     }
 
     private void checkBaseOnly() throws IOException {
-        Params p = backbone.params(params);
-        RawDataset changed = withNovelShifted(data);
-        FeatureSet a = backbone.apply(data, p, 3, Files.createTempDirectory("fsil-conformance"));
-        FeatureSet b = backbone.apply(changed, p, 3, Files.createTempDirectory("fsil-conformance"));
-        int d = a.dimension();
-        for (int part = 0; part < 2; part++) {
-            LabeledData raw = part == 0 ? data.train() : data.test();
-            LabeledData raw2 = part == 0 ? changed.train() : changed.test();
-            FeatureMatrix fa = (part == 0 ? a.train() : a.test()).features();
-            FeatureMatrix fb = (part == 0 ? b.train() : b.test()).features();
-            for (int r = 0; r < raw.size(); r++) {
-                if (rowEquals(raw.features(), raw2.features(), r)) {
-                    for (int j = 0; j < d; j++) {
-                        assertEquals(fa.get(r, j), fb.get(r, j), "changing novel-class samples changed the features"
-                                + " of an unchanged sample (row " + r + "): the backbone learns from non-base data");
+        try (Scratch tmp = new Scratch()) {
+            Params p = backbone.params(params);
+            RawDataset changed = withNovelShifted(data);
+            FeatureSet a = backbone.apply(data, p, 3, tmp.dir());
+            FeatureSet b = backbone.apply(changed, p, 3, tmp.dir());
+            int d = a.dimension();
+            for (int part = 0; part < 2; part++) {
+                LabeledData raw = part == 0 ? data.train() : data.test();
+                LabeledData raw2 = part == 0 ? changed.train() : changed.test();
+                FeatureMatrix fa = (part == 0 ? a.train() : a.test()).features();
+                FeatureMatrix fb = (part == 0 ? b.train() : b.test()).features();
+                for (int r = 0; r < raw.size(); r++) {
+                    if (rowEquals(raw.features(), raw2.features(), r)) {
+                        for (int j = 0; j < d; j++) {
+                            assertEquals(fa.get(r, j), fb.get(r, j), "changing novel-class samples changed the features"
+                                    + " of an unchanged sample (row " + r + "): the backbone learns from non-base data");
+                        }
                     }
                 }
             }

@@ -71,54 +71,58 @@ public final class DatasetConformance {
     }
 
     private void checkInfo() throws IOException {
-        Path cache = Files.createTempDirectory("fsil-conformance");
-        DatasetInfo info = dataset.info(cache);
-        assertNotNull(info);
-        assertFalse(info.description().isBlank(), "catalog description is empty");
-        if (!info.available()) {
-            assertFalse(info.howToGet().isBlank(), "an unavailable dataset must say how to get it");
+        try (Scratch tmp = new Scratch()) {
+            Path cache = tmp.dir();
+            DatasetInfo info = dataset.info(cache);
+            assertNotNull(info);
+            assertFalse(info.description().isBlank(), "catalog description is empty");
+            if (!info.available()) {
+                assertFalse(info.howToGet().isBlank(), "an unavailable dataset must say how to get it");
+            }
         }
     }
 
     private void checkLoad() throws IOException {
-        Path cache = Files.createTempDirectory("fsil-conformance");
-        Assumptions.assumeTrue(dataset.info(cache).available(), dataset.id() + " is not available on this machine");
-        Params resolved = dataset.params(params);
-        RawDataset a;
-        try {
-            a = dataset.load(resolved, cache);
-        } catch (FsilException e) {
-            throw new AssertionError(dataset.id() + " did not load with " + params + ": " + e.getMessage(), e);
+        try (Scratch tmp = new Scratch()) {
+            Path cache = tmp.dir();
+            Assumptions.assumeTrue(dataset.info(cache).available(), dataset.id() + " is not available on this machine");
+            Params resolved = dataset.params(params);
+            RawDataset a;
+            try {
+                a = dataset.load(resolved, cache);
+            } catch (FsilException e) {
+                throw new AssertionError(dataset.id() + " did not load with " + params + ": " + e.getMessage(), e);
+            }
+            assertFalse(a.name().isBlank(), "the canonical name is empty");
+            assertEquals(a.train().dimension(), a.test().dimension(), "train and test dimensions differ");
+            assertTrue(a.train().size() > 0, "no training samples");
+            int classes = a.classes().size();
+            for (LabeledData part : List.of(a.train(), a.test())) {
+                for (int y : part.labels()) {
+                    assertTrue(y >= 0 && y < classes, "label " + y + " is not a class id below " + classes);
+                }
+                for (float v : part.features().rawData()) {
+                    assertTrue(Float.isFinite(v), "non-finite feature value");
+                }
+            }
+            SplitSet s = a.splits();
+            Set<Integer> seen = new HashSet<>();
+            for (int[] split : List.of(s.base(), s.validation(), s.novel())) {
+                for (int c : split) {
+                    assertTrue(c >= 0 && c < classes, "split class " + c + " is not a class id");
+                    assertTrue(seen.add(c), "class " + c + " is in two splits");
+                }
+            }
+            s.fscil().ifPresent(f -> f.sessionSamples().forEach(rows -> {
+                for (int r : rows) {
+                    assertTrue(r >= 0 && r < a.train().size(), "FSCIL session sample " + r + " is not a training row");
+                }
+            }));
+            RawDataset b = dataset.load(dataset.params(params), cache);
+            assertEquals(a.name(), b.name(), "the same parameters give another canonical name");
+            assertArrayEquals(a.train().features().rawData(), b.train().features().rawData(), "loading is not deterministic");
+            assertArrayEquals(a.train().labels(), b.train().labels());
+            assertArrayEquals(a.test().features().rawData(), b.test().features().rawData());
         }
-        assertFalse(a.name().isBlank(), "the canonical name is empty");
-        assertEquals(a.train().dimension(), a.test().dimension(), "train and test dimensions differ");
-        assertTrue(a.train().size() > 0, "no training samples");
-        int classes = a.classes().size();
-        for (LabeledData part : List.of(a.train(), a.test())) {
-            for (int y : part.labels()) {
-                assertTrue(y >= 0 && y < classes, "label " + y + " is not a class id below " + classes);
-            }
-            for (float v : part.features().rawData()) {
-                assertTrue(Float.isFinite(v), "non-finite feature value");
-            }
-        }
-        SplitSet s = a.splits();
-        Set<Integer> seen = new HashSet<>();
-        for (int[] split : List.of(s.base(), s.validation(), s.novel())) {
-            for (int c : split) {
-                assertTrue(c >= 0 && c < classes, "split class " + c + " is not a class id");
-                assertTrue(seen.add(c), "class " + c + " is in two splits");
-            }
-        }
-        s.fscil().ifPresent(f -> f.sessionSamples().forEach(rows -> {
-            for (int r : rows) {
-                assertTrue(r >= 0 && r < a.train().size(), "FSCIL session sample " + r + " is not a training row");
-            }
-        }));
-        RawDataset b = dataset.load(dataset.params(params), cache);
-        assertEquals(a.name(), b.name(), "the same parameters give another canonical name");
-        assertArrayEquals(a.train().features().rawData(), b.train().features().rawData(), "loading is not deterministic");
-        assertArrayEquals(a.train().labels(), b.train().labels());
-        assertArrayEquals(a.test().features().rawData(), b.test().features().rawData());
     }
 }
