@@ -27,7 +27,7 @@ public final class Params {
         Map<String, Object> v = new LinkedHashMap<>();
         for (Param<?> p : declared) {
             if (v.put(p.name(), p.defaultValue()) != null) {
-                throw new IllegalStateException("method " + methodId + " declares parameter '" + p.name() + "' twice");
+                throw new IllegalStateException(owner(methodId) + " declares parameter '" + p.name() + "' twice");
             }
         }
         return new Params(methodId, List.copyOf(declared), Collections.unmodifiableMap(v));
@@ -112,12 +112,17 @@ public final class Params {
                 return p;
             }
         }
-        String owner = methodId.contains(" ") ? methodId : "method '" + methodId + "'";
+        String owner = owner(methodId);
         String closest = fsil.api.Registry.closest(name, declared.stream().map(Param::name).toList());
         throw new InvalidParameterException(owner + " has no parameter '" + name + "'"
                 + (closest == null ? "" : " (did you mean '" + closest + "'?)") + ". "
                 + (declared.isEmpty() ? "It takes no parameters."
                 : "Valid parameters: " + describe(declared)));
+    }
+
+    /** The owner as messages name it: "protocol cil" as it is, a method's id alone as "method 'ppca'". */
+    private static String owner(String methodId) {
+        return methodId.contains(" ") ? methodId : "method '" + methodId + "'";
     }
 
     /** "a (integer in [1, 10], default 3), b (...)" */

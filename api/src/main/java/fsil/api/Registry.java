@@ -58,11 +58,7 @@ public final class Registry<T> {
 
     /** Adds a plugin; an invalid id, or an id taken by another plugin, is an error. */
     public synchronized Registry<T> register(T plugin) {
-        String key = id.apply(plugin);
-        if (key == null || !key.matches("[a-z][a-z0-9_-]*")) {
-            throw new FsilException(kind + " id '" + key + "' of " + plugin.getClass().getName()
-                    + " is invalid: use lower-case letters, digits, '-' and '_', starting with a letter");
-        }
+        String key = requireValidId(kind, id.apply(plugin), plugin.getClass());
         T previous = plugins.get(key);
         if (previous != null && previous != plugin) {
             throw new FsilException(kind + " id '" + key + "' is already registered by " + previous.getClass().getName()
@@ -71,6 +67,19 @@ public final class Registry<T> {
         }
         plugins.put(key, plugin);
         return this;
+    }
+
+    /**
+     * The id rule of every plugin kind (see above): returns {@code key} when it is a lower-case letter followed by
+     * lower-case letters, digits, '-' and '_', and throws otherwise, naming the kind and the plugin's class. Used by
+     * {@link #register} and by {@link AbstractPlugin}'s constructor, so a plugin with a bad id fails when it is made.
+     */
+    public static String requireValidId(String kind, String key, Class<?> owner) {
+        if (key == null || !key.matches("[a-z][a-z0-9_-]*")) {
+            throw new FsilException(kind + " id '" + key + "' of " + owner.getName()
+                    + " is invalid: use lower-case letters, digits, '-' and '_', starting with a letter");
+        }
+        return key;
     }
 
     public synchronized Registry<T> registerAll(Collection<? extends T> all) {

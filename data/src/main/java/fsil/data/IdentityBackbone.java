@@ -1,21 +1,17 @@
 package fsil.data;
 
+import fsil.api.AbstractPlugin;
 import fsil.api.Params;
 
 import java.nio.file.Path;
+import java.util.List;
 
 /** The {@code identity} backbone: the raw inputs (pixels in [0, 1], or the user's features) are the features. */
-public final class IdentityBackbone implements Backbone {
+public final class IdentityBackbone extends AbstractPlugin implements Backbone {
     public static final String ID = "identity";
 
-    @Override
-    public String id() {
-        return ID;
-    }
-
-    @Override
-    public String description() {
-        return "the raw inputs (pixels in [0, 1], or the user's features) are the features";
+    public IdentityBackbone() {
+        super(ID, "the raw inputs (pixels in [0, 1], or the user's features) are the features", List.of());
     }
 
     @Override

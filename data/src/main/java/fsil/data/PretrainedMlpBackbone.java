@@ -1,5 +1,6 @@
 package fsil.data;
 
+import fsil.api.AbstractPlugin;
 import fsil.api.FeatureMatrix;
 import fsil.api.FsilException;
 import fsil.api.LabeledData;
@@ -40,7 +41,7 @@ import java.util.Map;
  * {@code <cache>/features/<key>/} as {@code train.npy}, {@code test.npy} (float32) and {@code meta.json} (the key,
  * per-epoch training loss and accuracy, training time), written atomically with meta.json last.
  */
-public final class PretrainedMlpBackbone implements Backbone {
+public final class PretrainedMlpBackbone extends AbstractPlugin implements Backbone {
     public static final String ID = "pretrained-mlp";
 
     private final ProgressSink progress;
@@ -53,6 +54,8 @@ public final class PretrainedMlpBackbone implements Backbone {
     /** Progress lines to the application's sink. */
     @Inject
     public PretrainedMlpBackbone(ProgressSink progress) {
+        super(ID, "an MLP trained by cross-entropy on the base classes, frozen; its last hidden layer gives the features",
+                List.of(HIDDEN, EPOCHS, BATCH, LR, WD));
         this.progress = progress;
     }
 
@@ -116,21 +119,6 @@ public final class PretrainedMlpBackbone implements Backbone {
         public String toString() {
             return describe();
         }
-    }
-
-    @Override
-    public String id() {
-        return ID;
-    }
-
-    @Override
-    public String description() {
-        return "an MLP trained by cross-entropy on the base classes, frozen; its last hidden layer gives the features";
-    }
-
-    @Override
-    public List<Param<?>> parameters() {
-        return List.of(HIDDEN, EPOCHS, BATCH, LR, WD);
     }
 
     /** The historical text {@code pretrained-mlp:hidden=...,epochs=...,batch=...,lr=...,wd=...}. */

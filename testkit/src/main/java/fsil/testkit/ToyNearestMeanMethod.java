@@ -14,9 +14,10 @@ import java.util.TreeMap;
  * kit and the evaluation layer, and as a small example of a method plugin. Its id and capabilities can be chosen,
  * so a test can stand in for any kind of method.
  */
-public class ToyNearestMeanMethod implements Method {
-    private final String id;
-    private final Set<Capability> capabilities;
+public class ToyNearestMeanMethod extends AbstractMethod {
+    public static final Param<Double> SCALE = Param.real("scale", 1.0, 0.0, 1e6, "softmax scale on negative squared distances");
+    static final Param<Boolean> MUTATE = Param.bool("mutate", false, "misbehave by writing into the inputs (kit self-test)");
+    static final Param<Boolean> NOISY = Param.bool("noisy", false, "misbehave by ignoring the seed (kit self-test)");
 
     /** {@code toy-ncm}: inductive few-shot and class-incremental. */
     public ToyNearestMeanMethod() {
@@ -24,32 +25,7 @@ public class ToyNearestMeanMethod implements Method {
     }
 
     public ToyNearestMeanMethod(String id, Set<Capability> capabilities) {
-        this.id = id;
-        this.capabilities = EnumSet.copyOf(capabilities);
-    }
-
-    public static final Param<Double> SCALE = Param.real("scale", 1.0, 0.0, 1e6, "softmax scale on negative squared distances");
-    static final Param<Boolean> MUTATE = Param.bool("mutate", false, "misbehave by writing into the inputs (kit self-test)");
-    static final Param<Boolean> NOISY = Param.bool("noisy", false, "misbehave by ignoring the seed (kit self-test)");
-
-    @Override
-    public String id() {
-        return id;
-    }
-
-    @Override
-    public String description() {
-        return "Toy nearest class mean (tests and examples)";
-    }
-
-    @Override
-    public Set<Capability> capabilities() {
-        return capabilities;
-    }
-
-    @Override
-    public List<Param<?>> parameters() {
-        return List.of(SCALE, MUTATE, NOISY);
+        super(id, "Toy nearest class mean (tests and examples)", "", capabilities, List.of(SCALE, MUTATE, NOISY));
     }
 
     @Override

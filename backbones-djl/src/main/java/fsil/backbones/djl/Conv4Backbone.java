@@ -7,17 +7,8 @@ public final class Conv4Backbone extends ConvBackbone {
     public static final String ID = "conv4";
 
     public Conv4Backbone() {
-        super(10, Optimiser.ADAM, 1e-3, 5e-4, false);
-    }
-
-    @Override
-    public String id() {
-        return ID;
-    }
-
-    @Override
-    public String description() {
-        return "Conv-4 (4 x conv3x3-64, batch norm, ReLU, max pool) trained on the base classes with PyTorch via DJL";
+        super(ID, "Conv-4 (4 x conv3x3-64, batch norm, ReLU, max pool) trained on the base classes with PyTorch via DJL",
+                10, Optimiser.ADAM, 1e-3, 5e-4, false);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package fsil.backbones.djl;
 
+import fsil.api.AbstractPlugin;
 import fsil.api.FeatureMatrix;
 import fsil.api.FsilException;
 import fsil.api.LabeledData;
@@ -28,65 +29,76 @@ import java.util.Map;
  * <p>This class and its subclasses hold no DJL type: instantiating them (ServiceLoader, {@code fsil backbones})
  * loads nothing of DJL; libtorch is only started by {@link #apply} on a cache miss ({@link DjlRuntime}).
  */
-public abstract class ConvBackbone implements Backbone {
+public abstract class ConvBackbone extends AbstractPlugin implements Backbone {
 
     /** The optimisers. */
     public enum Optimiser { ADAM, SGD }
 
-    final Param<Integer> epochs;
-    final Param<Integer> batch = Param.integer("batch", 64, 2, 1 << 16, "mini-batch size (training and embedding)");
-    final Param<Optimiser> optimiser;
-    final Param<Double> lr;
-    final Param<Double> wd;
-    final Param<Double> momentum = Param.real("momentum", 0.9, 0, 1, "SGD momentum (ignored by adam)");
-    final Param<Boolean> augment = Param.bool("augment", true,
-            "random crops with zero padding (and horizontal flips of colour images) while training");
-    final Param<Integer> threads = Param.integer("threads", 1, 1, 1024,
-            "PyTorch intra-op threads on the CPU (the results may differ between thread counts)");
-    final Param<Integer> valEpisodes = Param.integer("val_episodes", 200, 0, 1_000_000,
-            "few-shot episodes on the validation classes that choose the epoch (0: the last epoch)");
-    final Param<Integer> valShots = Param.integer("val_shots", 1, 1, 1000,
-            "shots of those 5-way episodes (15 queries per class)");
-    final Param<Double> width;
-    final Param<String> objective = Param.text("objective", CROSS_ENTROPY,
-            "training objective: cross-entropy (a linear head over the base classes), or a method's own objective on "
-                    + "episodes of embeddings, written method or method(key=value;key=value), e.g. "
-                    + "lsgp(tau=0.2;loss=ml) (CDKT meta-training)");
-    final Param<Integer> episodes = Param.integer("episodes", 100, 1, 100_000_000,
-            "training episodes per epoch with a method's objective (ignored by cross-entropy)");
-
     /** The built-in objective: softmax cross-entropy of a linear head over the base classes. */
     public static final String CROSS_ENTROPY = "cross-entropy";
 
+    static final Param<Integer> BATCH = Param.integer("batch", 64, 2, 1 << 16, "mini-batch size (training and embedding)");
+    static final Param<Double> MOMENTUM = Param.real("momentum", 0.9, 0, 1, "SGD momentum (ignored by adam)");
+    static final Param<Boolean> AUGMENT = Param.bool("augment", true,
+            "random crops with zero padding (and horizontal flips of colour images) while training");
+    static final Param<Integer> THREADS = Param.integer("threads", 1, 1, 1024,
+            "PyTorch intra-op threads on the CPU (the results may differ between thread counts)");
+    static final Param<Integer> VAL_EPISODES = Param.integer("val_episodes", 200, 0, 1_000_000,
+            "few-shot episodes on the validation classes that choose the epoch (0: the last epoch)");
+    static final Param<Integer> VAL_SHOTS = Param.integer("val_shots", 1, 1, 1000,
+            "shots of those 5-way episodes (15 queries per class)");
+    static final Param<String> OBJECTIVE = Param.text("objective", CROSS_ENTROPY,
+            "training objective: cross-entropy (a linear head over the base classes), or a method's own objective on "
+                    + "episodes of embeddings, written method or method(key=value;key=value), e.g. "
+                    + "lsgp(tau=0.2;loss=ml) (CDKT meta-training)");
+    static final Param<Integer> EPISODES = Param.integer("episodes", 100, 1, 100_000_000,
+            "training episodes per epoch with a method's objective (ignored by cross-entropy)");
+
+    /** The parameters whose defaults differ between the networks; width is null for a network without one. */
+    private record Tuned(Param<Integer> epochs, Param<Optimiser> optimiser, Param<Double> lr, Param<Double> wd,
+                         Param<Double> width) {
+        static Tuned of(int defaultEpochs, Optimiser optimiser, double defaultLr, double defaultWd, boolean hasWidth) {
+            return new Tuned(Param.integer("epochs", defaultEpochs, 1, 100_000, "passes over the base-class training images"),
+                    Param.option("optimizer", optimiser, "adam, or sgd (with momentum)"),
+                    Param.real("lr", defaultLr, Double.MIN_VALUE, 10, "step size"),
+                    Param.real("wd", defaultWd, 0, 1, "weight decay (L2 penalty added to the gradient)"),
+                    hasWidth ? Param.real("width", 1.0, 1.0 / 64, 8, "multiplier of the channel widths, each rounded "
+                            + "to a multiple of 16 (e.g. 0.25 for a CPU budget)") : null);
+        }
+
+        /** Every parameter, in the order they are listed. */
+        List<Param<?>> all() {
+            return width == null
+                    ? List.of(epochs, BATCH, optimiser, lr, wd, MOMENTUM, AUGMENT, THREADS, VAL_EPISODES, VAL_SHOTS,
+                    OBJECTIVE, EPISODES)
+                    : List.of(epochs, BATCH, optimiser, lr, wd, MOMENTUM, AUGMENT, THREADS, VAL_EPISODES, VAL_SHOTS,
+                    width, OBJECTIVE, EPISODES);
+        }
+    }
+
+    private final Tuned tuned;
+
     /**
+     * @param id            the backbone's id
+     * @param description   one line saying what it is
      * @param defaultEpochs passes over the base-class training images
      * @param optimiser     default optimiser
      * @param defaultLr     its default step size
      * @param defaultWd     default weight decay (L2, added to the gradient)
      * @param hasWidth      whether the architecture takes a width multiplier
      */
-    protected ConvBackbone(int defaultEpochs, Optimiser optimiser, double defaultLr, double defaultWd,
-                           boolean hasWidth) {
-        this.epochs = Param.integer("epochs", defaultEpochs, 1, 100_000, "passes over the base-class training images");
-        this.optimiser = Param.option("optimizer", optimiser, "adam, or sgd (with momentum)");
-        this.lr = Param.real("lr", defaultLr, Double.MIN_VALUE, 10, "step size");
-        this.wd = Param.real("wd", defaultWd, 0, 1, "weight decay (L2 penalty added to the gradient)");
-        this.width = hasWidth ? Param.real("width", 1.0, 1.0 / 64, 8,
-                "multiplier of the channel widths, each rounded to a multiple of 16 (e.g. 0.25 for a CPU budget)")
-                : null;
+    protected ConvBackbone(String id, String description, int defaultEpochs, Optimiser optimiser, double defaultLr,
+                           double defaultWd, boolean hasWidth) {
+        this(id, description, Tuned.of(defaultEpochs, optimiser, defaultLr, defaultWd, hasWidth));
+    }
+
+    private ConvBackbone(String id, String description, Tuned tuned) {
+        super(id, description, tuned.all());
+        this.tuned = tuned;
     }
 
     /** The network of resolved parameters. */
     protected abstract Architecture architecture(Params params);
-
-    @Override
-    public List<Param<?>> parameters() {
-        return width == null
-                ? List.of(epochs, batch, optimiser, lr, wd, momentum, augment, threads, valEpisodes, valShots,
-                objective, episodes)
-                : List.of(epochs, batch, optimiser, lr, wd, momentum, augment, threads, valEpisodes, valShots, width,
-                objective, episodes);
-    }
 
     /**
      * {@code id[every parameter=value]}; with cross-entropy, {@code objective} and {@code episodes} are left out (the
@@ -97,12 +109,12 @@ public abstract class ConvBackbone implements Backbone {
     @Override
     public String describe(Params params) {
         java.util.Map<String, String> text = new java.util.LinkedHashMap<>(params.asText());
-        Objectives.Resolved o = Objectives.resolve(params.get(objective));
+        Objectives.Resolved o = Objectives.resolve(params.get(OBJECTIVE));
         if (o == null) {
-            text.remove(objective.name());
-            text.remove(episodes.name());
+            text.remove(OBJECTIVE.name());
+            text.remove(EPISODES.name());
         } else {
-            text.put(objective.name(), o.describe());
+            text.put(OBJECTIVE.name(), o.describe());
         }
         return new fsil.api.PluginRef(id(), text).text();
     }
@@ -114,13 +126,13 @@ public abstract class ConvBackbone implements Backbone {
     }
 
     Config config(Params p) {
-        return new Config(describe(p), architecture(p), p.get(epochs), p.get(batch), p.get(optimiser), p.get(lr),
-                p.get(wd), p.get(momentum), p.get(augment), p.get(threads), p.get(valEpisodes), p.get(valShots),
-                Objectives.resolve(p.get(objective)), p.get(episodes));
+        return new Config(describe(p), architecture(p), p.get(tuned.epochs()), p.get(BATCH), p.get(tuned.optimiser()),
+                p.get(tuned.lr()), p.get(tuned.wd()), p.get(MOMENTUM), p.get(AUGMENT), p.get(THREADS),
+                p.get(VAL_EPISODES), p.get(VAL_SHOTS), Objectives.resolve(p.get(OBJECTIVE)), p.get(EPISODES));
     }
 
     double width(Params p) {
-        return width == null ? 1.0 : p.get(width);
+        return tuned.width() == null ? 1.0 : p.get(tuned.width());
     }
 
     @Override

@@ -7,18 +7,9 @@ public final class ResNet12Backbone extends ConvBackbone {
     public static final String ID = "resnet12";
 
     public ResNet12Backbone() {
-        super(10, Optimiser.SGD, 0.05, 5e-4, true);
-    }
-
-    @Override
-    public String id() {
-        return ID;
-    }
-
-    @Override
-    public String description() {
-        return "few-shot ResNet-12 (widths 64-160-320-640 x width, global average pooling) trained on the base"
-                + " classes with PyTorch via DJL";
+        super(ID, "few-shot ResNet-12 (widths 64-160-320-640 x width, global average pooling) trained on the base"
+                        + " classes with PyTorch via DJL",
+                10, Optimiser.SGD, 0.05, 5e-4, true);
     }
 
     @Override

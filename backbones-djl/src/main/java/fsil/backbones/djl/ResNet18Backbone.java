@@ -7,18 +7,9 @@ public final class ResNet18Backbone extends ConvBackbone {
     public static final String ID = "resnet18";
 
     public ResNet18Backbone() {
-        super(10, Optimiser.SGD, 0.05, 5e-4, true);
-    }
-
-    @Override
-    public String id() {
-        return ID;
-    }
-
-    @Override
-    public String description() {
-        return "ResNet-18 with a small-image stem (3x3 conv stride 1, no max pool; widths 64-512 x width) trained on"
-                + " the base classes with PyTorch via DJL";
+        super(ID, "ResNet-18 with a small-image stem (3x3 conv stride 1, no max pool; widths 64-512 x width) trained on"
+                        + " the base classes with PyTorch via DJL",
+                10, Optimiser.SGD, 0.05, 5e-4, true);
     }
 
     @Override

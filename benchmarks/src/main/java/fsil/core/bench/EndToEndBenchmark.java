@@ -1,5 +1,6 @@
 package fsil.core.bench;
 
+import fsil.api.AbstractPlugin;
 import fsil.api.Param;
 
 import java.util.Arrays;
@@ -7,33 +8,14 @@ import java.util.List;
 
 /**
  * What the end-to-end benchmarks of this module ({@code fsil bench <id>}) share: the id, description and parameters
- * given once, to the constructor, and the median their tables report. It sits in a core package so that the
- * benchmarks in the method packages may use it (those use only the api, core and their own method).
+ * given once, to the constructor, as the other plugins do ({@link AbstractPlugin}), and the median their tables
+ * report. It sits in a core package so that the benchmarks in the method packages may use it (those use only the
+ * api, core and their own method).
  */
-public abstract class EndToEndBenchmark implements Benchmark {
-    private final String id;
-    private final String description;
-    private final List<Param<?>> parameters;
+public abstract class EndToEndBenchmark extends AbstractPlugin implements Benchmark {
 
     protected EndToEndBenchmark(String id, String description, List<Param<?>> parameters) {
-        this.id = id;
-        this.description = description;
-        this.parameters = List.copyOf(parameters);
-    }
-
-    @Override
-    public final String id() {
-        return id;
-    }
-
-    @Override
-    public final String description() {
-        return description;
-    }
-
-    @Override
-    public final List<Param<?>> parameters() {
-        return parameters;
+        super(id, description, parameters);
     }
 
     /** The median of the values (the mean of the middle two for an even count); the array is left as it is. */

@@ -1,5 +1,6 @@
 package fsil.eval.metrics;
 
+import fsil.api.AbstractPlugin;
 import fsil.eval.protocol.TaskOutcome;
 
 import java.util.ArrayList;
@@ -52,14 +53,11 @@ public final class BuiltinMetrics {
      * {@code episode_acc}: the accuracy of each episode, stored as its numbers of correct predictions and of queries
      * (integers: cheap to store, and correct / queries gives the accuracy exactly).
      */
-    public static final class EpisodeAccuracy implements Metric {
-        public String id() {
-            return "episode_acc";
-        }
-
-        @Override
-        public String description() {
-            return "accuracy per episode; summary: mean over episodes with the normal and Student-t 95% intervals";
+    public static final class EpisodeAccuracy extends AbstractPlugin implements Metric {
+        public EpisodeAccuracy() {
+            super("episode_acc",
+                    "accuracy per episode; summary: mean over episodes with the normal and Student-t 95% intervals",
+                    List.of());
         }
 
         @Override
@@ -137,14 +135,11 @@ public final class BuiltinMetrics {
      * {@code acc_seen}: a_t per step of a stream, with the classes seen; summarised per step and as
      * {@code avg_incremental_acc} (mean of a_t, step 0 included) and {@code final_acc} (a_T).
      */
-    public static final class AccuracySeen implements Metric {
-        public String id() {
-            return "acc_seen";
-        }
-
-        @Override
-        public String description() {
-            return "accuracy on all seen classes after each incremental step (a_t); summary: avg_incremental_acc, final_acc";
+    public static final class AccuracySeen extends AbstractPlugin implements Metric {
+        public AccuracySeen() {
+            super("acc_seen",
+                    "accuracy on all seen classes after each incremental step (a_t); summary: avg_incremental_acc, final_acc",
+                    List.of());
         }
 
         @Override
@@ -193,14 +188,11 @@ public final class BuiltinMetrics {
      * {@code a_matrix}: the accuracy matrix A[t][k] of a stream; summarised as {@code forgetting_max} (Chaudhry),
      * {@code forgetting_first} (Avalanche) and {@code bwt} when the streams have more than one step.
      */
-    public static final class AccuracyMatrix implements Metric {
-        public String id() {
-            return "a_matrix";
-        }
-
-        @Override
-        public String description() {
-            return "accuracy on each step's classes after each step; summary: forgetting_max, forgetting_first, bwt, a_matrix.csv";
+    public static final class AccuracyMatrix extends AbstractPlugin implements Metric {
+        public AccuracyMatrix() {
+            super("a_matrix",
+                    "accuracy on each step's classes after each step; summary: forgetting_max, forgetting_first, bwt, a_matrix.csv",
+                    List.of());
         }
 
         @Override
@@ -281,14 +273,9 @@ public final class BuiltinMetrics {
     }
 
     /** {@code relative_acc}: a_t over the same method retrained from scratch (the ncmf protocol), per step. */
-    public static final class RelativeAccuracy implements Metric {
-        public String id() {
-            return "relative_acc";
-        }
-
-        @Override
-        public String description() {
-            return "accuracy relative to the same method retrained from scratch (ncmf)";
+    public static final class RelativeAccuracy extends AbstractPlugin implements Metric {
+        public RelativeAccuracy() {
+            super("relative_acc", "accuracy relative to the same method retrained from scratch (ncmf)", List.of());
         }
 
         @Override
@@ -320,14 +307,11 @@ public final class BuiltinMetrics {
      * {@code calibration}: reliability bins of the tasks' last predictions, pooled per unit; summarised as
      * {@code ece} and {@code mce} of the bins pooled over the group (15 equal-width bins, max-probability confidence).
      */
-    public static final class Calibration implements Metric {
-        public String id() {
-            return "calibration";
-        }
-
-        @Override
-        public String description() {
-            return "15 equal-width confidence bins pooled over every prediction; summary: ece, mce, reliability.csv";
+    public static final class Calibration extends AbstractPlugin implements Metric {
+        public Calibration() {
+            super("calibration",
+                    "15 equal-width confidence bins pooled over every prediction; summary: ece, mce, reliability.csv",
+                    List.of());
         }
 
         @Override
@@ -376,7 +360,11 @@ public final class BuiltinMetrics {
      * Time measurements of a unit's tasks as moments: {"n": .., "sum": .., "sum_squares": ..}, the sums kept exact
      * until stored so that a unit measured in parts stores what it would in one piece.
      */
-    abstract static class TaskSeconds implements Metric {
+    abstract static class TaskSeconds extends AbstractPlugin implements Metric {
+        TaskSeconds(String id, String description) {
+            super(id, description, List.of());
+        }
+
         abstract double seconds(TaskOutcome t);
 
         @Override
@@ -428,13 +416,8 @@ public final class BuiltinMetrics {
 
     /** {@code fit_s}: seconds in learn() per task. */
     public static final class FitSeconds extends TaskSeconds {
-        public String id() {
-            return "fit_s";
-        }
-
-        @Override
-        public String description() {
-            return "seconds spent in learn per task (a measurement, never compared for identity)";
+        public FitSeconds() {
+            super("fit_s", "seconds spent in learn per task (a measurement, never compared for identity)");
         }
 
         double seconds(TaskOutcome t) {
@@ -444,13 +427,8 @@ public final class BuiltinMetrics {
 
     /** {@code predict_s}: seconds in predict() per task. */
     public static final class PredictSeconds extends TaskSeconds {
-        public String id() {
-            return "predict_s";
-        }
-
-        @Override
-        public String description() {
-            return "seconds spent in predict per task (a measurement)";
+        public PredictSeconds() {
+            super("predict_s", "seconds spent in predict per task (a measurement)");
         }
 
         double seconds(TaskOutcome t) {
@@ -459,14 +437,9 @@ public final class BuiltinMetrics {
     }
 
     /** {@code memory_bytes}: the model state a session reports after its task (left out when not reported). */
-    public static final class MemoryBytes implements Metric {
-        public String id() {
-            return "memory_bytes";
-        }
-
-        @Override
-        public String description() {
-            return "the bytes a session reports holding after its task";
+    public static final class MemoryBytes extends AbstractPlugin implements Metric {
+        public MemoryBytes() {
+            super("memory_bytes", "the bytes a session reports holding after its task", List.of());
         }
 
         @Override
@@ -490,14 +463,9 @@ public final class BuiltinMetrics {
      * {@code step_times}: seconds in learn() per step of a stream, and in the retraining from scratch of the ncmf
      * protocol; summarised as {@code step_fit_s} and {@code retrain_step_fit_s} per step and {@code retrain_fit_s}.
      */
-    public static final class StepTimes implements Metric {
-        public String id() {
-            return "step_times";
-        }
-
-        @Override
-        public String description() {
-            return "seconds per incremental step (learn and predict)";
+    public static final class StepTimes extends AbstractPlugin implements Metric {
+        public StepTimes() {
+            super("step_times", "seconds per incremental step (learn and predict)", List.of());
         }
 
         @Override
@@ -547,17 +515,13 @@ public final class BuiltinMetrics {
     }
 
     /** {@code diagnostics}: the method's own numbers (Session.diagnostics()), each summarised under its name. */
-    public static final class Diagnostics implements Metric {
+    public static final class Diagnostics extends AbstractPlugin implements Metric {
         /** Protocol timings and retraining results, summarised by {@link StepTimes} and {@link RelativeAccuracy}. */
         private static final Pattern PROTOCOL_KEYS = Pattern.compile("(retrain_)?(fit_s|acc)(_step\\d+)?|retrain_fit_s");
 
-        public String id() {
-            return "diagnostics";
-        }
-
-        @Override
-        public String description() {
-            return "each method's own per-task diagnostics (e.g. iterations, chosen hyperparameters)";
+        public Diagnostics() {
+            super("diagnostics", "each method's own per-task diagnostics (e.g. iterations, chosen hyperparameters)",
+                    List.of());
         }
 
         @Override

@@ -1,5 +1,6 @@
 package fsil.eval.metrics;
 
+import fsil.api.AbstractPlugin;
 import fsil.api.FsilException;
 import fsil.api.Prediction;
 import fsil.core.calibration.ScoringRules;
@@ -42,14 +43,11 @@ public final class CalibrationMetrics {
      * the mean over tasks with its interval (like episode accuracy). A unit stores the moments of its tasks' means as
      * exact sums, so the summary does not depend on how tasks were grouped into units.
      */
-    public static final class ProperScores implements Metric {
-        public String id() {
-            return "scores";
-        }
-
-        @Override
-        public String description() {
-            return "proper scoring rules per task: nll (negative log-likelihood) and brier (multi-class Brier score)";
+    public static final class ProperScores extends AbstractPlugin implements Metric {
+        public ProperScores() {
+            super("scores",
+                    "proper scoring rules per task: nll (negative log-likelihood) and brier (multi-class Brier score)",
+                    List.of());
         }
 
         @Override
@@ -147,19 +145,16 @@ public final class CalibrationMetrics {
      * cut (the test compares both). Three integers per micro-bin keep a unit's row small: on real features a unit of
      * 200 five-way episodes fills about 1,000 micro-bins.
      */
-    public static final class AdaptiveCalibration implements Metric {
+    public static final class AdaptiveCalibration extends AbstractPlugin implements Metric {
         public static final int MICRO_BINS = 1500;
         public static final int BINS = 15;
         /** One confidence in the stored gaps: 2^32. */
         static final double UNIT = 0x1p32;
 
-        public String id() {
-            return "calibration_fine";
-        }
-
-        @Override
-        public String description() {
-            return "1,500 equal-width micro-bins of confidence; summary: adaptive_ece (15 equal-mass bins)";
+        public AdaptiveCalibration() {
+            super("calibration_fine",
+                    "1,500 equal-width micro-bins of confidence; summary: adaptive_ece (15 equal-mass bins)",
+                    List.of());
         }
 
         @Override
@@ -290,7 +285,7 @@ public final class CalibrationMetrics {
      * sums per grid point, so a fit over units is a fit over all their predictions. Not a service: the calibration
      * run adds it.
      */
-    public static final class TemperatureCurve implements Metric {
+    public static final class TemperatureCurve extends AbstractPlugin implements Metric {
         public static final int GRID = 281;
         static final double U_MIN = Math.log(1e-4);
         static final double U_MAX = Math.log(1e3);
@@ -299,13 +294,10 @@ public final class CalibrationMetrics {
         public record Fit(double temperature, boolean atBound, long n, double nllBefore, double nllAfter) {
         }
 
-        public String id() {
-            return "temperature_curve";
-        }
-
-        @Override
-        public String description() {
-            return "NLL of the held-out predictions on a grid of temperatures (what temperature scaling fits)";
+        public TemperatureCurve() {
+            super("temperature_curve",
+                    "NLL of the held-out predictions on a grid of temperatures (what temperature scaling fits)",
+                    List.of());
         }
 
         @Override

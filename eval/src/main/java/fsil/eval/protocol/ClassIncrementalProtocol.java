@@ -1,5 +1,6 @@
 package fsil.eval.protocol;
 
+import fsil.api.AbstractPlugin;
 import fsil.api.Background;
 import fsil.api.Capability;
 import fsil.api.Experience;
@@ -25,7 +26,7 @@ import java.util.Set;
  * equal steps (when the rest does not divide evenly, earlier steps get one class more); after each step the
  * session is evaluated on the test data of all classes seen so far. One unit per run.
  */
-public final class ClassIncrementalProtocol implements Protocol {
+public final class ClassIncrementalProtocol extends AbstractPlugin implements Protocol {
     public static final Param<Integer> STEPS = Param.integer("steps", 5, 1, 100_000,
             "incremental steps after the base step (S)");
     public static final Param<Integer> BASE_CLASSES = Param.integer("base-classes", 0, 0, 1_000_000,
@@ -36,19 +37,10 @@ public final class ClassIncrementalProtocol implements Protocol {
             "independent runs; run r uses class-order seed order_seed + r");
     public static final Param<ClassPools.Pool> POOL = ClassPools.option(ClassPools.Pool.ALL, "take part");
 
-    @Override
-    public String id() {
-        return "cil";
-    }
-
-    @Override
-    public String description() {
-        return "Class-incremental B-half: half the classes first, then S equal steps; evaluate on all seen classes";
-    }
-
-    @Override
-    public List<Param<?>> parameters() {
-        return List.of(STEPS, BASE_CLASSES, NUM_CLASSES, RUNS, POOL);
+    public ClassIncrementalProtocol() {
+        super("cil",
+                "Class-incremental B-half: half the classes first, then S equal steps; evaluate on all seen classes",
+                List.of(STEPS, BASE_CLASSES, NUM_CLASSES, RUNS, POOL));
     }
 
     @Override

@@ -1,5 +1,6 @@
 package fsil.eval.protocol;
 
+import fsil.api.AbstractPlugin;
 import fsil.api.Capability;
 import fsil.api.Experience;
 import fsil.api.FsilException;
@@ -18,26 +19,17 @@ import java.util.List;
  * training samples in one step and tests on their test samples. Give several values ({@code --option
  * classes=4,6,8,10,20,30,40,50,60}) to sweep.
  */
-public final class ClassesSweepProtocol implements Protocol {
+public final class ClassesSweepProtocol extends AbstractPlugin implements Protocol {
     public static final Param<Integer> CLASSES = Param.integer("classes", 10, 2, 1_000_000,
             "number of classes C (give a list to sweep, e.g. 4,6,8,10,20,30,40,50,60)");
     public static final Param<Integer> RUNS = Param.integer("runs", 10, 1, 100_000,
             "class subsets (seeds) per number of classes");
     public static final Param<ClassPools.Pool> POOL = ClassPools.option(ClassPools.Pool.ALL, "the subsets are drawn from");
 
-    @Override
-    public String id() {
-        return "gp-classes";
-    }
-
-    @Override
-    public String description() {
-        return "Accuracy on fixed features for growing numbers of classes, class subsets varying by seed (GP-Tree Table 1)";
-    }
-
-    @Override
-    public List<Param<?>> parameters() {
-        return List.of(CLASSES, RUNS, POOL);
+    public ClassesSweepProtocol() {
+        super("gp-classes",
+                "Accuracy on fixed features for growing numbers of classes, class subsets varying by seed (GP-Tree Table 1)",
+                List.of(CLASSES, RUNS, POOL));
     }
 
     @Override

@@ -1,5 +1,6 @@
 package fsil.eval.protocol;
 
+import fsil.api.AbstractPlugin;
 import fsil.api.Capability;
 import fsil.api.Experience;
 import fsil.api.FsilException;
@@ -26,7 +27,7 @@ import java.util.Optional;
  * and recorded in the run's units. Runs differ in the method's train seed only (committed sessions) or also in
  * the sampled sessions (order seed + run).
  */
-public final class FewShotClassIncrementalProtocol implements Protocol {
+public final class FewShotClassIncrementalProtocol extends AbstractPlugin implements Protocol {
     public static final Param<Sessions> SOURCE = Param.option("sessions-from", Sessions.COMMITTED,
             "committed: the dataset's session file; sampled: draw base classes and N-way K-shot sessions from the "
                     + "order seed");
@@ -41,19 +42,9 @@ public final class FewShotClassIncrementalProtocol implements Protocol {
     /** Where the sessions come from. */
     public enum Sessions { COMMITTED, SAMPLED }
 
-    @Override
-    public String id() {
-        return "fscil";
-    }
-
-    @Override
-    public String description() {
-        return "Few-shot class-incremental (Tao et al.): base session, then N-way K-shot sessions";
-    }
-
-    @Override
-    public List<Param<?>> parameters() {
-        return List.of(SOURCE, BASE_CLASSES, WAYS, SHOTS, SESSIONS, RUNS);
+    public FewShotClassIncrementalProtocol() {
+        super("fscil", "Few-shot class-incremental (Tao et al.): base session, then N-way K-shot sessions",
+                List.of(SOURCE, BASE_CLASSES, WAYS, SHOTS, SESSIONS, RUNS));
     }
 
     @Override

@@ -1,5 +1,6 @@
 package fsil.eval.protocol;
 
+import fsil.api.AbstractPlugin;
 import fsil.api.Background;
 import fsil.api.Capability;
 import fsil.api.Episode;
@@ -31,7 +32,7 @@ import java.util.Set;
  * inductive capability get {@code jointQueries = false} (their predictions are per query by contract);
  * transductive-only methods get the whole query set jointly.
  */
-public final class FewShotProtocol implements Protocol {
+public final class FewShotProtocol extends AbstractPlugin implements Protocol {
     public static final Param<Integer> WAYS = Param.integer("ways", 5, 2, 10_000, "classes per episode (K)");
     public static final Param<Integer> SHOTS = Param.integer("shots", 1, 1, 10_000, "support samples per class (L)");
     public static final Param<Integer> QUERIES = Param.integer("queries", 75, 1, 1_000_000,
@@ -62,19 +63,9 @@ public final class FewShotProtocol implements Protocol {
     /** How the Q queries are shared among the K classes. */
     public enum Allocation { BALANCED, DIRICHLET }
 
-    @Override
-    public String id() {
-        return "fewshot";
-    }
-
-    @Override
-    public String description() {
-        return "K-way L-shot episodes with Q queries (balanced or Dirichlet), inductive or transductive";
-    }
-
-    @Override
-    public List<Param<?>> parameters() {
-        return List.of(WAYS, SHOTS, QUERIES, ALLOCATION, ALPHA, EPISODES, SPLIT, EPISODES_PER_UNIT);
+    public FewShotProtocol() {
+        super("fewshot", "K-way L-shot episodes with Q queries (balanced or Dirichlet), inductive or transductive",
+                List.of(WAYS, SHOTS, QUERIES, ALLOCATION, ALPHA, EPISODES, SPLIT, EPISODES_PER_UNIT));
     }
 
     @Override

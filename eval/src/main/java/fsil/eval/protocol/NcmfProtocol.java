@@ -1,5 +1,6 @@
 package fsil.eval.protocol;
 
+import fsil.api.AbstractPlugin;
 import fsil.api.Capability;
 import fsil.api.Experience;
 import fsil.api.FsilException;
@@ -17,7 +18,7 @@ import java.util.List;
  * retrained from scratch on all training data seen so far, so {@code relative_acc} = a_t / a_t(retrained) and
  * the training times of both can be compared. One unit per class order (run r: order seed + r).
  */
-public final class NcmfProtocol implements Protocol {
+public final class NcmfProtocol extends AbstractPlugin implements Protocol {
     public static final Param<Integer> INITIAL = Param.integer("initial-classes", 3, 1, 1_000_000,
             "classes learned in the first step (k)");
     public static final Param<Integer> CHUNK = Param.integer("chunk", 1, 1, 1_000_000, "classes added per step");
@@ -29,19 +30,10 @@ public final class NcmfProtocol implements Protocol {
             "class orders; run r uses order seed + r (the paper's Fig. 8 uses 10 permutations)");
     public static final Param<ClassPools.Pool> POOL = ClassPools.option(ClassPools.Pool.ALL, "take part");
 
-    @Override
-    public String id() {
-        return "ncmf";
-    }
-
-    @Override
-    public String description() {
-        return "k initial classes, then one class (or chunk) at a time; accuracy relative to retraining from scratch";
-    }
-
-    @Override
-    public List<Param<?>> parameters() {
-        return List.of(INITIAL, CHUNK, NUM_CLASSES, RETRAIN_EVERY, RUNS, POOL);
+    public NcmfProtocol() {
+        super("ncmf",
+                "k initial classes, then one class (or chunk) at a time; accuracy relative to retraining from scratch",
+                List.of(INITIAL, CHUNK, NUM_CLASSES, RETRAIN_EVERY, RUNS, POOL));
     }
 
     @Override

@@ -1,13 +1,13 @@
 package fsil.methods.baselines;
 
 import fsil.core.linalg.Distances;
+import fsil.api.AbstractMethod;
 import fsil.api.Background;
 import fsil.api.Capability;
 import fsil.api.FeatureMatrix;
 import fsil.api.FsilException;
 import fsil.api.LabeledData;
 import fsil.api.Learner;
-import fsil.api.Method;
 import fsil.api.Param;
 import fsil.api.Params;
 import fsil.api.Prediction;
@@ -16,7 +16,6 @@ import fsil.api.Session;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * k-nearest neighbours on squared Euclidean or cosine distance. Probabilities are the vote shares of the k
@@ -24,7 +23,7 @@ import java.util.Set;
  * 1-shot episodes would end in a k-way tie), smoothed by adding {@code alpha} to every class
  * (alpha = 0 gives the raw vote shares). Ties in distance go to the earlier training sample.
  */
-public final class KnnMethod implements Method {
+public final class KnnMethod extends AbstractMethod {
     public static final Param<Integer> K = Param.integer("k", 5, 1, 100_000,
             "number of neighbours (capped at the number of training samples)");
     public static final Param<Metric> METRIC = Param.option("metric", Metric.EUCLIDEAN,
@@ -38,25 +37,11 @@ public final class KnnMethod implements Method {
     public static final Param<Double> ALPHA = Param.real("alpha", 0.0, 0.0, 1e6,
             "additive smoothing of the vote shares, so unseen classes keep a small probability");
 
-    @Override
-    public String id() {
-        return "knn";
-    }
-
-    @Override
-    public String description() {
-        return "k-nearest neighbours (Euclidean or cosine), vote shares as probabilities";
-    }
-
-    @Override
-    public Set<Capability> capabilities() {
-        return EnumSet.of(Capability.INDUCTIVE_FEWSHOT, Capability.CLASS_INCREMENTAL,
-                Capability.FEWSHOT_CLASS_INCREMENTAL);
-    }
-
-    @Override
-    public List<Param<?>> parameters() {
-        return List.of(K, METRIC, WEIGHTS, ALPHA);
+    public KnnMethod() {
+        super("knn", "k-nearest neighbours (Euclidean or cosine), vote shares as probabilities", "",
+                EnumSet.of(Capability.INDUCTIVE_FEWSHOT, Capability.CLASS_INCREMENTAL,
+                        Capability.FEWSHOT_CLASS_INCREMENTAL),
+                List.of(K, METRIC, WEIGHTS, ALPHA));
     }
 
     @Override

@@ -1,13 +1,13 @@
 package fsil.methods.baselines;
 
 import fsil.core.linalg.Distances;
+import fsil.api.AbstractMethod;
 import fsil.api.Background;
 import fsil.api.Capability;
 import fsil.api.FeatureMatrix;
 import fsil.api.FsilException;
 import fsil.api.LabeledData;
 import fsil.api.Learner;
-import fsil.api.Method;
 import fsil.api.Param;
 import fsil.api.Params;
 import fsil.api.Prediction;
@@ -16,43 +16,24 @@ import fsil.core.math.Softmax;
 
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * Nearest class mean. Euclidean: probabilities are softmax(-||x - mu_k||^2 / (2 * temperature)), i.e. a Gaussian
  * with shared isotropic variance = temperature (the iCaRL NME / "RBF" baseline). Cosine: softmax(cos(x, mu_k) /
  * temperature) on L2-normalised features and means.
  */
-public final class NcmMethod implements Method {
+public final class NcmMethod extends AbstractMethod {
     public static final Param<Metric> METRIC = Param.option("metric", Metric.EUCLIDEAN,
             "distance to the class means: euclidean (squared L2) or cosine");
     public static final Param<Double> TEMPERATURE = Param.real("temperature", 1.0, 1e-12, 1e12,
             "softmax temperature: probabilities are softmax(-d^2/(2T)) (euclidean) or softmax(cos/T) (cosine)");
 
-    @Override
-    public String id() {
-        return "ncm";
-    }
-
-    @Override
-    public String description() {
-        return "Nearest class mean (Euclidean or cosine), softmax over negative distances";
-    }
-
-    @Override
-    public String reference() {
-        return "Mensink et al., TPAMI 2013; Rebuffi et al. (iCaRL NME), CVPR 2017";
-    }
-
-    @Override
-    public Set<Capability> capabilities() {
-        return EnumSet.of(Capability.INDUCTIVE_FEWSHOT, Capability.CLASS_INCREMENTAL,
-                Capability.FEWSHOT_CLASS_INCREMENTAL);
-    }
-
-    @Override
-    public List<Param<?>> parameters() {
-        return List.of(METRIC, TEMPERATURE);
+    public NcmMethod() {
+        super("ncm", "Nearest class mean (Euclidean or cosine), softmax over negative distances",
+                "Mensink et al., TPAMI 2013; Rebuffi et al. (iCaRL NME), CVPR 2017",
+                EnumSet.of(Capability.INDUCTIVE_FEWSHOT, Capability.CLASS_INCREMENTAL,
+                        Capability.FEWSHOT_CLASS_INCREMENTAL),
+                List.of(METRIC, TEMPERATURE));
     }
 
     @Override

@@ -1,12 +1,12 @@
 package fsil.methods.baselines;
 
+import fsil.api.AbstractMethod;
 import fsil.api.Background;
 import fsil.api.Capability;
 import fsil.api.FeatureMatrix;
 import fsil.api.FsilException;
 import fsil.api.LabeledData;
 import fsil.api.Learner;
-import fsil.api.Method;
 import fsil.api.Param;
 import fsil.api.Params;
 import fsil.api.Prediction;
@@ -17,7 +17,6 @@ import fsil.core.linalg.CentredL2;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Transductive soft k-means, the baseline of BAVARDAGE (the authors' {@code soft_km}): centroids start at the support
@@ -34,7 +33,7 @@ import java.util.Set;
  * the diagnostic {@code base_centred} = 0 (1 when the features were centred). {@code l2} is the earlier default
  * (L2 normalisation only), {@code none} uses the raw features.
  */
-public final class SoftKMeansMethod implements Method {
+public final class SoftKMeansMethod extends AbstractMethod {
     public static final Param<Double> TEMPERATURE = Param.real("temperature", 10.0, 1e-9, 1e9,
             "T multiplying the squared distances in the softmax (BAVARDAGE's T_km)");
     public static final Param<Integer> ITERATIONS = Param.integer("iterations", 5, 1, 10_000,
@@ -54,29 +53,10 @@ public final class SoftKMeansMethod implements Method {
         NONE
     }
 
-    @Override
-    public String id() {
-        return "soft-kmeans";
-    }
-
-    @Override
-    public String description() {
-        return "Transductive soft k-means from support means, support rows clamped (BAVARDAGE baseline)";
-    }
-
-    @Override
-    public String reference() {
-        return "Hu, Pateux, Gripon (BAVARDAGE), soft k-means initialisation";
-    }
-
-    @Override
-    public Set<Capability> capabilities() {
-        return EnumSet.of(Capability.TRANSDUCTIVE_FEWSHOT);
-    }
-
-    @Override
-    public List<Param<?>> parameters() {
-        return List.of(TEMPERATURE, ITERATIONS, PREPROCESSING);
+    public SoftKMeansMethod() {
+        super("soft-kmeans", "Transductive soft k-means from support means, support rows clamped (BAVARDAGE baseline)",
+                "Hu, Pateux, Gripon (BAVARDAGE), soft k-means initialisation",
+                EnumSet.of(Capability.TRANSDUCTIVE_FEWSHOT), List.of(TEMPERATURE, ITERATIONS, PREPROCESSING));
     }
 
     @Override

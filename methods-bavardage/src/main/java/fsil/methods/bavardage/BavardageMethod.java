@@ -1,16 +1,15 @@
 package fsil.methods.bavardage;
 
+import fsil.api.AbstractMethod;
 import fsil.api.Background;
 import fsil.api.Capability;
 import fsil.api.Learner;
-import fsil.api.Method;
 import fsil.api.Param;
 import fsil.api.Params;
 
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * BAVARDAGE (Hu, Pateux, Gripon, AISTATS 2023): transductive few-shot classification by a variational Bayes
@@ -22,7 +21,7 @@ import java.util.Set;
  * the within-class scatter, {@link BaseStatistics}); every task then costs one triangular solve with the task's
  * N-dimensional span and small N x N and (K-1)-dimensional work.
  */
-public final class BavardageMethod implements Method {
+public final class BavardageMethod extends AbstractMethod {
     public static final Param<Variant> VARIANT = Param.option("variant", Variant.BAVARDAGE,
             "bavardage = soft k-means init + PLDA + VB (the full method); vb-no-plda = VB on the normalised features "
                     + "without whitening and projection; softkmeans = the initialisation only (paper Table 2)");
@@ -93,30 +92,12 @@ public final class BavardageMethod implements Method {
     private static final List<Param<?>> PARAMETERS = List.of(VARIANT, PREPROCESSING, PRESET, T_KM, T_VB, S_MAX,
             N_STEP, N_KM, MIXTURE, ALPHA0, BETA0, GAMMA, DIRICHLET_COUNTS, EPS_SOFTMAX, TASK_SPAN, AUTO_RULE);
 
-    @Override
-    public String id() {
-        return "bavardage";
-    }
-
-    @Override
-    public String description() {
-        return "Transductive few-shot: soft k-means init, adaptive PLDA dimension reduction, variational Bayes GMM";
-    }
-
-    @Override
-    public String reference() {
-        return "Hu, Pateux, Gripon: Adaptive Dimension Reduction and Variational Inference for Transductive "
-                + "Few-Shot Classification, AISTATS 2023";
-    }
-
-    @Override
-    public Set<Capability> capabilities() {
-        return EnumSet.of(Capability.TRANSDUCTIVE_FEWSHOT);
-    }
-
-    @Override
-    public List<Param<?>> parameters() {
-        return PARAMETERS;
+    public BavardageMethod() {
+        super("bavardage",
+                "Transductive few-shot: soft k-means init, adaptive PLDA dimension reduction, variational Bayes GMM",
+                "Hu, Pateux, Gripon: Adaptive Dimension Reduction and Variational Inference for Transductive "
+                        + "Few-Shot Classification, AISTATS 2023",
+                EnumSet.of(Capability.TRANSDUCTIVE_FEWSHOT), PARAMETERS);
     }
 
     /** Every variant centres (and whitens) on the base classes. */

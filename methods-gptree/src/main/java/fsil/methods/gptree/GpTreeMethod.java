@@ -1,10 +1,10 @@
 package fsil.methods.gptree;
 
+import fsil.api.AbstractMethod;
 import fsil.api.Background;
 import fsil.api.Capability;
 import fsil.api.EmbeddingObjective;
 import fsil.api.Learner;
-import fsil.api.Method;
 import fsil.api.Param;
 import fsil.api.Params;
 import fsil.core.gp.KernelFamily;
@@ -12,7 +12,6 @@ import fsil.core.gp.KernelFamily;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * GP-Tree (Achituve, Navon, Yemini, Chechik and Fetaya, ICML 2021): a binary tree over the classes, built by
@@ -21,7 +20,7 @@ import java.util.Set;
  * few-shot class-incremental sessions. The paper's baselines are parameters: {@code tree=stick-break} is SBM-GP
  * (Linderman et al. 2015) and {@code tree=random} is "GP-Tree Rnd". See the module README for every decision.
  */
-public final class GpTreeMethod implements Method {
+public final class GpTreeMethod extends AbstractMethod {
     static final Param<TreeBuilder.Kind> TREE = Param.option("tree", TreeBuilder.Kind.KMEANS,
             "class tree: kmeans (GP-Tree: 2-means on normalised prototypes), random (balanced random splits, GP-Tree "
                     + "Rnd), stick-break (a chain in label order, SBM-GP)");
@@ -104,30 +103,13 @@ public final class GpTreeMethod implements Method {
             LEARNING_RATE, DEEP_KERNEL, DKL_HIDDEN, DKL_OUT, LEARN_INDUCING, LEARN_HYPER, NOVEL_TREE, TRAIN_WAYS,
             TRAIN_SHOTS, TRAIN_VI_STEPS, TRAIN_VI_TOL);
 
-    @Override
-    public String id() {
-        return "gptree";
-    }
-
-    @Override
-    public String description() {
-        return "GP-Tree: Polya-Gamma GP classifiers in a class tree (Gibbs or VI nodes, deep kernel, FSCIL sessions)";
-    }
-
-    @Override
-    public String reference() {
-        return "Achituve, Navon, Yemini, Chechik and Fetaya, ICML 2021";
-    }
-
-    @Override
-    public Set<Capability> capabilities() {
-        return EnumSet.of(Capability.INDUCTIVE_FEWSHOT, Capability.CLASS_INCREMENTAL,
-                Capability.FEWSHOT_CLASS_INCREMENTAL);
-    }
-
-    @Override
-    public List<Param<?>> parameters() {
-        return PARAMS;
+    public GpTreeMethod() {
+        super("gptree",
+                "GP-Tree: Polya-Gamma GP classifiers in a class tree (Gibbs or VI nodes, deep kernel, FSCIL sessions)",
+                "Achituve, Navon, Yemini, Chechik and Fetaya, ICML 2021",
+                EnumSet.of(Capability.INDUCTIVE_FEWSHOT, Capability.CLASS_INCREMENTAL,
+                        Capability.FEWSHOT_CLASS_INCREMENTAL),
+                PARAMS);
     }
 
     /**

@@ -1,10 +1,10 @@
 package fsil.methods.lsgp;
 
+import fsil.api.AbstractMethod;
 import fsil.api.Background;
 import fsil.api.Capability;
 import fsil.api.EmbeddingObjective;
 import fsil.api.Learner;
-import fsil.api.Method;
 import fsil.api.Param;
 import fsil.api.Params;
 import fsil.api.ProgressSink;
@@ -13,7 +13,6 @@ import jakarta.inject.Inject;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * The Gaussian-process classifier with the tempered logistic-softmax likelihood (Ke, Cao, Ling, Zhou, NeurIPS 2023,
@@ -28,7 +27,7 @@ import java.util.Set;
  * through lambda), the per-class GPs are O(n^3) in the number of stored samples, and the meta-learned kernel is
  * trained for few-shot episodes of a fixed number of ways; see the module README.
  */
-public final class LsgpMethod implements Method {
+public final class LsgpMethod extends AbstractMethod {
     private final ProgressSink progress;
 
     /** Meta-training progress to {@link ProgressSink#LOGGING} (a method made by ServiceLoader or in a test). */
@@ -39,6 +38,11 @@ public final class LsgpMethod implements Method {
     /** Meta-training progress to the application's sink. */
     @Inject
     public LsgpMethod(ProgressSink progress) {
+        super("lsgp", "GP classifier with the tempered logistic-softmax likelihood: mean-field VI or Gibbs, "
+                        + "meta-learned cosine deep kernel (CDKT)",
+                "Ke, Cao, Ling, Zhou: Revisiting Logistic-softmax Likelihood in Bayesian Meta-learning for Few-shot "
+                        + "Classification, NeurIPS 2023",
+                EnumSet.of(Capability.INDUCTIVE_FEWSHOT), PARAMETERS);
         this.progress = progress;
     }
 
@@ -154,33 +158,6 @@ public final class LsgpMethod implements Method {
             PREDICTIVE, MC_SAMPLES, GIBBS_BURNIN, GIBBS_SAMPLES, GIBBS_LAMBDA, META_TRAIN, LOSS, TRAIN_STEPS, TRAIN_EPISODES, TRAIN_WAYS,
             TRAIN_SHOTS, TRAIN_QUERIES, PL_SAMPLES, FEATURE_MAP, HIDDEN, OUT_DIM, LR, KERNEL_LR, OUTPUTSCALE, VAL_FRACTION,
             VAL_EPISODES, SELECT, VAL_EVERY, CALIBRATE, CACHE);
-
-    @Override
-    public String id() {
-        return "lsgp";
-    }
-
-    @Override
-    public String description() {
-        return "GP classifier with the tempered logistic-softmax likelihood: mean-field VI or Gibbs, meta-learned "
-                + "cosine deep kernel (CDKT)";
-    }
-
-    @Override
-    public String reference() {
-        return "Ke, Cao, Ling, Zhou: Revisiting Logistic-softmax Likelihood in Bayesian Meta-learning for Few-shot "
-                + "Classification, NeurIPS 2023";
-    }
-
-    @Override
-    public Set<Capability> capabilities() {
-        return EnumSet.of(Capability.INDUCTIVE_FEWSHOT);
-    }
-
-    @Override
-    public List<Param<?>> parameters() {
-        return PARAMETERS;
-    }
 
     /**
      * CDKT's meta-training of a backbone network from scratch ({@link LsgpObjective}): the ML or PL loss of

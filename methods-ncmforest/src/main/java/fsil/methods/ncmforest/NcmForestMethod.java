@@ -1,15 +1,14 @@
 package fsil.methods.ncmforest;
 
+import fsil.api.AbstractMethod;
 import fsil.api.Background;
 import fsil.api.Capability;
 import fsil.api.Learner;
-import fsil.api.Method;
 import fsil.api.Param;
 import fsil.api.Params;
 
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * Nearest Class Mean Forests with incremental learning of new classes (Ristin, Guillaumin, Gall, Van Gool,
@@ -21,7 +20,7 @@ import java.util.Set;
  * mu samples can never have a leaf of its own (it always shares one with another class), so few-shot protocols
  * are not offered; see the module README.
  */
-public final class NcmForestMethod implements Method {
+public final class NcmForestMethod extends AbstractMethod {
 
     static final Param<Integer> TREES = Param.integer("trees", 50, 1, 100_000,
             "number of trees T (paper Sec. 5.1: 50)");
@@ -94,31 +93,13 @@ public final class NcmForestMethod implements Method {
             SUBSET_FRACTION, SPLIT, AXIS_FEATURES, STRATEGY, PI, SELECTION, RUST_INSERTION, RUST_NODES, BAGGING,
             LEAF_PRIOR, STANDARDIZE);
 
-    @Override
-    public String id() {
-        return "ncmforest";
-    }
-
-    @Override
-    public String description() {
-        return "NCM forest: random forest with nearest-class-mean splits; adds classes by ULS, IGT, RTST, RUST or "
-                + "retraining (split=axis: conventional random forest)";
-    }
-
-    @Override
-    public String reference() {
-        return "Ristin, Guillaumin, Gall, Van Gool. Incremental Learning of NCM Forests for Large-Scale Image "
-                + "Classification. CVPR 2014";
-    }
-
-    @Override
-    public Set<Capability> capabilities() {
-        return EnumSet.of(Capability.CLASS_INCREMENTAL);
-    }
-
-    @Override
-    public List<Param<?>> parameters() {
-        return PARAMETERS;
+    public NcmForestMethod() {
+        super("ncmforest",
+                "NCM forest: random forest with nearest-class-mean splits; adds classes by ULS, IGT, RTST, RUST or "
+                        + "retraining (split=axis: conventional random forest)",
+                "Ristin, Guillaumin, Gall, Van Gool. Incremental Learning of NCM Forests for Large-Scale Image "
+                        + "Classification. CVPR 2014",
+                EnumSet.of(Capability.CLASS_INCREMENTAL), PARAMETERS);
     }
 
     @Override

@@ -1,15 +1,14 @@
 package fsil.methods.ppca;
 
+import fsil.api.AbstractMethod;
 import fsil.api.Background;
 import fsil.api.Capability;
 import fsil.api.Learner;
-import fsil.api.Method;
 import fsil.api.Param;
 import fsil.api.Params;
 
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * Incremental probabilistic PCA (Wang and Barbu, IEEE BigData 2022): one PPCA Gaussian per class on frozen
@@ -18,7 +17,7 @@ import java.util.Set;
  * learned once and never retrained and nothing is forgotten; {@code q = 0} is the paper's Euclidean nearest-mean
  * ("RBF") baseline. See the module README for the decisions behind every parameter.
  */
-public final class PpcaMethod implements Method {
+public final class PpcaMethod extends AbstractMethod {
     public static final Param<Integer> Q = Param.integer("q", 20, 0, 100_000,
             "principal components per class; a class with n samples keeps q_c = min(q, n - 1, d). "
                     + "0 = Euclidean nearest class mean (the paper's RBF baseline)");
@@ -62,31 +61,14 @@ public final class PpcaMethod implements Method {
     /** What a class keeps after learn(). */
     public enum ScatterPolicy { DROP, KEEP }
 
-    @Override
-    public String id() {
-        return "ppca";
-    }
-
-    @Override
-    public String description() {
-        return "Incremental probabilistic PCA: one PPCA Gaussian per class, fast Mahalanobis score (q=0: nearest mean)";
-    }
-
-    @Override
-    public String reference() {
-        return "Wang and Barbu, Scalable Learning with Incremental Probabilistic PCA, IEEE BigData 2022";
-    }
-
-    @Override
-    public Set<Capability> capabilities() {
-        // Class models are independent: a few-shot class is just a class with few samples (q_c = n - 1).
-        return EnumSet.of(Capability.CLASS_INCREMENTAL, Capability.FEWSHOT_CLASS_INCREMENTAL,
-                Capability.INDUCTIVE_FEWSHOT);
-    }
-
-    @Override
-    public List<Param<?>> parameters() {
-        return List.of(Q, LAMBDA, SCORE, COVARIANCE, SOLVER, SCATTER, TEMPERATURE);
+    public PpcaMethod() {
+        super("ppca",
+                "Incremental probabilistic PCA: one PPCA Gaussian per class, fast Mahalanobis score (q=0: nearest mean)",
+                "Wang and Barbu, Scalable Learning with Incremental Probabilistic PCA, IEEE BigData 2022",
+                // Class models are independent: a few-shot class is just a class with few samples (q_c = n - 1).
+                EnumSet.of(Capability.CLASS_INCREMENTAL, Capability.FEWSHOT_CLASS_INCREMENTAL,
+                        Capability.INDUCTIVE_FEWSHOT),
+                List.of(Q, LAMBDA, SCORE, COVARIANCE, SOLVER, SCATTER, TEMPERATURE));
     }
 
     @Override

@@ -1,29 +1,30 @@
 package com.example.fsil;
 
+import fsil.api.AbstractMethod;
 import fsil.api.Background;
 import fsil.api.Capability;
 import fsil.api.FeatureMatrix;
 import fsil.api.Learner;
-import fsil.api.Method;
 import fsil.api.Param;
 import fsil.api.Params;
 
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * Nearest shrunken centroid: a nearest-class-mean classifier whose class means are pulled towards the mean of all
  * class means by a factor {@code shrink} (a one-parameter form of Tibshirani et al.'s shrunken centroids), with
  * class probabilities {@code softmax(-||x - c_k||^2 / temperature)}.
  *
- * <p>What a method declares: a stable id, a description, its capabilities (which protocols it can take part in)
- * and typed parameters with defaults and documentation; fsil validates every value before anything runs and
- * lists the parameters in {@code fsil methods}. {@link #learner} is called once per parameter setting and dataset;
- * the {@link Learner} it returns creates one {@link ShrunkenCentroidSession} per task unit (an episode, an
- * incremental run).
+ * <p>What a method declares, once, in its constructor ({@link AbstractMethod}): a stable id, a description, the
+ * paper it comes from, its capabilities (which protocols it can take part in) and typed parameters with defaults and
+ * documentation; fsil validates every value before anything runs and lists the parameters in {@code fsil methods}.
+ * The public no-argument constructor is what {@link java.util.ServiceLoader} calls. (Implementing
+ * {@link fsil.api.Method} directly, with a getter for each of these, works too.) {@link #learner} is called once
+ * per parameter setting and dataset; the {@link Learner} it returns creates one {@link ShrunkenCentroidSession} per
+ * task unit (an episode, an incremental run).
  */
-public final class ShrunkenCentroid implements Method {
+public final class ShrunkenCentroid extends AbstractMethod {
 
     /** The choices of an option parameter are an enum; on the command line {@code CL2N} is written {@code cl2n}. */
     public enum Preprocess {
@@ -41,31 +42,15 @@ public final class ShrunkenCentroid implements Method {
             "none: the features as given; cl2n: centre on the base-class mean (if the protocol gives base classes), "
                     + "then L2-normalise");
 
-    @Override
-    public String id() {
-        return "shrunken-centroid";
-    }
-
-    @Override
-    public String description() {
-        return "nearest shrunken centroid with a softmax (the fsil plugin template's example method)";
-    }
-
-    @Override
-    public String reference() {
-        return "after Tibshirani, Hastie, Narasimhan, Chu, PNAS 2002";
-    }
-
-    @Override
-    public Set<Capability> capabilities() {
-        // Per-class sums make incremental learning exact, and each query is classified on its own (inductive).
-        return EnumSet.of(Capability.INDUCTIVE_FEWSHOT, Capability.CLASS_INCREMENTAL,
-                Capability.FEWSHOT_CLASS_INCREMENTAL);
-    }
-
-    @Override
-    public List<Param<?>> parameters() {
-        return List.of(SHRINK, TEMPERATURE, PREPROCESS);
+    /** Id, description, reference, capabilities and parameters, in the order {@code fsil methods} lists them. */
+    public ShrunkenCentroid() {
+        super("shrunken-centroid",
+                "nearest shrunken centroid with a softmax (the fsil plugin template's example method)",
+                "after Tibshirani, Hastie, Narasimhan, Chu, PNAS 2002",
+                // Per-class sums make incremental learning exact, and each query is classified on its own (inductive).
+                EnumSet.of(Capability.INDUCTIVE_FEWSHOT, Capability.CLASS_INCREMENTAL,
+                        Capability.FEWSHOT_CLASS_INCREMENTAL),
+                List.of(SHRINK, TEMPERATURE, PREPROCESS));
     }
 
     /**
