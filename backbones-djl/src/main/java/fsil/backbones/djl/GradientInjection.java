@@ -4,13 +4,12 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.types.DataType;
 import ai.djl.nn.Block;
 import ai.djl.nn.Parameter;
+import ai.djl.pytorch.engine.PtNDArray;
+import ai.djl.pytorch.jni.JniUtils;
 import ai.djl.training.GradientCollector;
 import ai.djl.util.Pair;
 import fsil.api.EmbeddingObjective;
 import fsil.api.FsilException;
-
-import java.nio.DoubleBuffer;
-import java.nio.FloatBuffer;
 
 /**
  * Back-propagation of a gradient computed outside PyTorch: a method that scores embeddings in Java (a GP marginal
@@ -69,7 +68,15 @@ public final class GradientInjection {
      * Sets the gradient of every trainable parameter of {@code block} to exactly zero. DJL 0.36's own reset
      * ({@code GradientCollector}) subtracts each gradient from itself, which keeps a NaN or infinity: seen here as
      * NaN gradients of the first convolution, now and then, depending on what the process did before (freshly
-     * attached gradient memory). Writing zeros has no such case. Call it before each backward pass.
+     * attached gradient memory). Filling with zeros has no such case. Call it before each backward pass.
+     * <p>
+     * The zeros are written by libtorch in place ({@code grad.zero_()}, through DJL's {@link JniUtils#zeroGrad}, what
+     * DJL's optimisers call after each update); a gradient not yet created (before the first backward pass) stays
+     * so, and the backward pass creates it. An earlier version wrote a Java array of zeros with
+     * {@code NDArray.set(Buffer)}, which in DJL 0.36 does not copy: it points the gradient's storage to a new direct
+     * buffer, held with a new gradient handle by the parameters' manager until the model is closed. That leaked two
+     * copies of the gradients per step (ResNet-12 at width 1/4, 812,704 parameters: +308 MB of resident memory over
+     * 50 steps) and page-faulted fresh memory each step.
      */
     public static void zeroGradients(Block block) {
         for (Pair<String, Parameter> p : block.getParameters()) {
@@ -81,15 +88,11 @@ public final class GradientInjection {
             if (!a.hasGradient()) {
                 continue;
             }
-            NDArray g = a.getGradient(); // a view DJL keeps with the parameter's manager: not closed here
-            int n = Math.toIntExact(g.size());
-            if (g.getDataType() == DataType.FLOAT64) {
-                g.set(DoubleBuffer.wrap(new double[n]));
-            } else if (g.getDataType() == DataType.FLOAT32) {
-                g.set(FloatBuffer.wrap(new float[n]));
-            } else {
-                throw new FsilException("gradients of type " + g.getDataType() + " are not supported");
+            if (!(a instanceof PtNDArray t)) {
+                throw new FsilException("gradients of " + a.getClass().getSimpleName() + " arrays are not supported"
+                        + " (PyTorch engine only)");
             }
+            JniUtils.zeroGrad(t);
         }
     }
 }
