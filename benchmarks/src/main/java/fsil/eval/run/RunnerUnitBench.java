@@ -145,8 +145,30 @@ public class RunnerUnitBench {
         return pair[1] - pair[0];
     }
 
-    /** The runner's units without it: every task, every metric folded over blocks of the runner's unit size. */
+    /**
+     * The runner's units without it: every task, every metric folded over blocks of the runner's unit size, on a new
+     * pool thread as the local engine runs units (so that the pair differs in the runner's work, not in the thread
+     * the episodes run on).
+     */
     long withoutRunner() {
+        java.util.concurrent.ExecutorService unit = java.util.concurrent.Executors.newFixedThreadPool(1, r -> {
+            Thread t = new Thread(r, "bench-unit");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            return unit.submit(this::episodesWithoutRunner).get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
+        } finally {
+            unit.shutdown();
+        }
+    }
+
+    private long episodesWithoutRunner() {
         long size = 0;
         int perUnit = FewShotProtocol.defaultPerUnit(episodes);
         long seedBase = RandomStreams.derive(0, "bench");
