@@ -6,7 +6,9 @@
 #   mvn -o -q -B -pl backbones-djl -am test-compile dependency:build-classpath -DskipTests \
 #       -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test
 # Usage: benchmarks/torch/conv-throughput-vs-pytorch.sh [rounds=5] [arch=conv4] [batch=64] [threads=1] [width=1]
-#        [steps=20] [size=28]
+#        [steps=20] [size=28] [warmup=5]
+# warmup: untimed iterations before the timed ones, on both sides (the JVM compiles DJL's Java layer over the first
+# few hundred batches; a long extraction runs at that compiled speed).
 # Needs Debian's PyTorch (apt-get install -y python3-torch) for /usr/bin/python3; PYTHON overrides it. DJL runs
 # offline; libtorch is extracted once into backbones-djl/target/djl-cache (as for the module's tests).
 set -euo pipefail
@@ -18,11 +20,12 @@ threads=${4:-1}
 width=${5:-1}
 steps=${6:-20}
 size=${7:-28}
+warmup=${8:-5}
 py=${PYTHON:-/usr/bin/python3}
 cpfile=backbones-djl/target/test-classpath.txt
 [ -f "$cpfile" ] || { echo "build first: see the head of $0" >&2; exit 2; }
 cp="backbones-djl/target/test-classes:backbones-djl/target/classes:$(cat "$cpfile")"
-args=(arch="$arch" batch="$batch" threads="$threads" width="$width" steps="$steps" warmup=5 size="$size")
+args=(arch="$arch" batch="$batch" threads="$threads" width="$width" steps="$steps" warmup="$warmup" size="$size")
 export TORCH_CPP_LOG_LEVEL=ERROR OMP_NUM_THREADS="$threads" MKL_NUM_THREADS="$threads"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
