@@ -1,19 +1,13 @@
 package fsil.eval.run;
 
-import fsil.api.Capability;
-import fsil.api.Learner;
 import fsil.api.Method;
 import fsil.api.Registry;
 import fsil.api.SessionContext;
-import fsil.core.random.RandomStreams;
 import fsil.data.Datasets;
 import fsil.data.FeatureSet;
 import fsil.eval.metrics.Metric;
-import fsil.eval.protocol.FewShotProtocol;
 import fsil.eval.protocol.Protocol;
-import fsil.eval.protocol.ProtocolPlan;
-import fsil.eval.protocol.TaskOutcome;
-import fsil.eval.protocol.TaskRunner;
+import fsil.eval.store.UnitRecord;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -40,14 +34,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
  * The runner's own time per few-shot episode. Each call runs the same {@code episodes} NCM 5-way 5-shot episodes
  * (75 queries) with every registered metric twice, in alternating order: once as a {@link Runner} run into a new
- * directory (plan, rows stored, summaries, report; one unit thread) and once without the runner (the same tasks
- * through {@link TaskRunner}, the metrics folded over the same blocks as the runner's units). At the end of the
+ * directory (plan, rows stored, summaries, report; one unit thread) and once without the runner (the same plan's
+ * units through the same {@link UnitRunner}, the rows dropped: {@link #withoutRunner}). At the end of the
  * trial it prints the mean of the pairs' differences per episode with its 95% paired t interval, and that as a
  * share of an episode without the runner. Pairs taken within a second cancel the drift of a shared machine's load.
  * The score (time per call) is a by-product.
@@ -75,10 +68,8 @@ public class RunnerUnitBench {
     public String metricIds = "all";
 
     private Path work;
-    private ProtocolPlan plan;
-    private Learner learner;
-    private java.util.Set<Capability> capabilities;
     private List<Metric> metrics;
+    private RunPlan runPlan;
     private Runner runner;
     private RunSpec spec;
     private long calls;
@@ -96,13 +87,9 @@ public class RunnerUnitBench {
         FeatureSet data = Datasets.load(dataset.equals("synthetic")
                 ? "synthetic:classes=40,dim=64,per_class=100,test_per_class=20" : dataset, "identity", 0,
                 work.resolve("cache"));
-        FewShotProtocol protocol = new FewShotProtocol();
         Map<String, String> options = Map.of("ways", "5", "shots", "5", "queries", "75", "episodes",
                 Integer.toString(episodes), "classes-from", "all");
-        plan = protocol.plan(data, protocol.params(options), RunSpec.DEFAULT_ORDER_SEED);
         Method ncm = Registry.discover("method", Method.class, Method::id).get("ncm");
-        capabilities = ncm.capabilities();
-        learner = ncm.learner(ncm.defaults(), plan.background(0, Optional.empty()));
         Registry<Metric> discovered = Registry.discover("metric", Metric.class, Metric::id);
         Registry<Metric> registered = new Registry<>("metric", Metric::id);
         for (String id : metricIds.equals("all") ? discovered.ids() : List.of(metricIds.split("[+,]"))) {
@@ -116,6 +103,7 @@ public class RunnerUnitBench {
         options.forEach((k, v) -> o.put(k, List.of(v)));
         spec = new RunSpec(VariantSpec.parseList("ncm"), List.of("bench"), "identity", "fewshot", o,
                 RunSpec.DEFAULT_ORDER_SEED, 0, 1, 1);
+        runPlan = runner.plan(spec);
     }
 
     @Setup(Level.Iteration)
@@ -146,9 +134,11 @@ public class RunnerUnitBench {
     }
 
     /**
-     * The runner's units without it: every task, every metric folded over blocks of the runner's unit size, on a new
-     * pool thread as the local engine runs units (so that the pair differs in the runner's work, not in the thread
-     * the episodes run on).
+     * The runner's units without the runner: the run's plan (resolved once, at setup) executed unit by unit through
+     * the {@link UnitRunner} the local engine calls, on a new pool thread as it runs units, each unit's row dropped.
+     * So the two halves run the episodes and metrics through the same code, and differ in exactly what the runner
+     * adds around its units: the plan, the run directory and its files, the rows stored and read back, the summaries
+     * and the report. Returns the number of values the rows' metrics hold.
      */
     long withoutRunner() {
         java.util.concurrent.ExecutorService unit = java.util.concurrent.Executors.newFixedThreadPool(1, r -> {
@@ -157,7 +147,7 @@ public class RunnerUnitBench {
             return t;
         });
         try {
-            return unit.submit(this::episodesWithoutRunner).get();
+            return unit.submit(this::unitsWithoutRunner).get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
@@ -168,24 +158,16 @@ public class RunnerUnitBench {
         }
     }
 
-    private long episodesWithoutRunner() {
+    private long unitsWithoutRunner() {
+        UnitRunner units = new UnitRunner(work.resolve("cache"), metrics, Progress.SILENT);
         long size = 0;
-        int perUnit = FewShotProtocol.defaultPerUnit(episodes);
-        long seedBase = RandomStreams.derive(0, "bench");
-        List<Metric.Accumulator> block = new ArrayList<>();
-        for (int i = 0; i < episodes; i++) {
-            if (block.isEmpty()) {
-                metrics.forEach(m -> block.add(m.accumulator()));
+        for (RunPlan.Unit u : runPlan.units()) {
+            UnitRecord row = units.run(runPlan, u, SessionContext.DIRECT);
+            if (!row.ok()) {
+                throw new IllegalStateException(row.error());
             }
-            TaskOutcome t = TaskRunner.run(plan.task(i, capabilities), learner, RandomStreams.derive(seedBase, i),
-                    SessionContext.DIRECT);
-            block.forEach(a -> a.update(t));
-            if ((i + 1) % perUnit == 0 || i == episodes - 1) {
-                for (Metric.Accumulator a : block) {
-                    fsil.eval.metrics.Value v = a.result();
-                    size += v == null ? 0 : v.size();
-                }
-                block.clear();
+            for (fsil.eval.metrics.Value v : row.metrics().fields().values()) {
+                size += v.size();
             }
         }
         return size;
