@@ -143,7 +143,8 @@ public final class Networks {
      * 2x2 max pooling with stride 2 (a last odd row or column dropped): DJL's max-pool block (libtorch's
      * {@code max_pool2d}) in training, whose backward pass sends a window's gradient to one element; in inference the
      * element-wise maximum of the window's four strided views, the same values bit for bit ({@code MaxPoolTest}), but
-     * for the sign of a zero maximum held as both 0 and -0 in one window, which no later sum can see, and a NaN's payload.
+     * for the sign of a zero maximum held as both 0 and -0 in one window (no later sum can see it) and a NaN's
+     * payload.
      * Why: libtorch 2.7.1's CPU {@code max_pool2d} took 4.3 ms on a 64 x 64 x 14 x 14 batch, the four views' maximum
      * 0.43 ms (one thread), and max pooling made up the whole gap between fsil's conv4 extraction and PyTorch 1.13's
      * (backbones-djl/README.md, <i>Throughput against PyTorch</i>). Same saved form as DJL's block (no parameters).

@@ -19,9 +19,9 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * {@link Networks.MaxPool2x2} in inference gives libtorch's {@code max_pool2d} values bit for bit, except that a window
- * whose maximum is a zero held as both 0 and -0 may give the other sign, and a NaN has another payload; in training it is
- * {@code max_pool2d} itself (the same gradient).
+ * {@link Networks.MaxPool2x2} in inference gives libtorch's {@code max_pool2d} values bit for bit, except that a
+ * window whose maximum is a zero held as both 0 and -0 may give the other sign, and a NaN has another payload; in
+ * training it is {@code max_pool2d} itself (the same gradient).
  */
 class MaxPoolTest {
     @TempDir
@@ -70,7 +70,8 @@ class MaxPoolTest {
         Engine engine = DjlRuntime.engine(cache);
         engine.setRandomSeed(11);
         for (Architecture.Kind kind : new Architecture.Kind[]{Architecture.Kind.CONV4, Architecture.Kind.RESNET12}) {
-            Block net = Networks.features(new Architecture(kind, kind == Architecture.Kind.CONV4 ? 1 : 0.25), 1, 28, 28);
+            double width = kind == Architecture.Kind.CONV4 ? 1 : 0.25;
+            Block net = Networks.features(new Architecture(kind, width), 1, 28, 28);
             try (NDManager m = engine.newBaseManager()) {
                 Shape shape = new Shape(16, 1, 28, 28);
                 net.initialize(m, DataType.FLOAT32, shape);
