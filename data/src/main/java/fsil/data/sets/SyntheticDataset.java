@@ -4,13 +4,11 @@ import fsil.api.ClassTable;
 import fsil.api.FeatureMatrix;
 import fsil.api.FsilException;
 import fsil.api.LabeledData;
-import fsil.core.random.RandomStreams;
+import fsil.core.synthetic.GaussianClasses;
 import fsil.data.DatasetInfo;
 import fsil.data.RawDataset;
 import fsil.data.SplitSet;
-import org.apache.commons.rng.UniformRandomProvider;
-import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
-
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -20,8 +18,8 @@ import java.util.stream.IntStream;
  * Seeded Gaussian class clusters in a random low-rank subspace plus isotropic noise, for scale tests (any number
  * of classes) and for checking methods against a known ground truth.
  * <p>
- * Model: U is a random dim x rank matrix with orthonormal columns (Gram-Schmidt of a Gaussian matrix). Class c has
- * a centre {@code mu_c = sep * z_c}, {@code z_c ~ N(0, I_rank)}. A sample of class c is
+ * Model (core's {@link GaussianClasses} with its default parts): U is a random dim x rank matrix with orthonormal
+ * columns (Gram-Schmidt of a Gaussian matrix). Class c has a centre {@code mu_c = sep * z_c}, {@code z_c ~ N(0, I_rank)}. A sample of class c is
  * {@code x = U (mu_c + w) + noise * e} with {@code w ~ N(0, I_rank)} and {@code e ~ N(0, I_dim)}. So the
  * within-class covariance is {@code U U^T + noise^2 I} and {@code sep} is the spread of the class centres in units
  * of the within-class standard deviation along the subspace. Everything is drawn from streams derived from
@@ -71,109 +69,43 @@ public final class SyntheticDataset {
     private SyntheticDataset() {
     }
 
+    /** The dataset's model in core's generator: its default parts with this data set's parameters. */
+    static GaussianClasses model(Params p) {
+        return GaussianClasses.builder(p.dim(), p.seed()).means(p.rank(), p.sep()).noise(p.noise()).build();
+    }
+
     /** The orthonormal basis U, column-major: column k is {@code u[k*dim .. k*dim+dim-1]}. */
     static double[] basis(Params p) {
-        UniformRandomProvider rng = RandomStreams.create(RandomStreams.derive(p.seed(), "basis"));
-        ZigguratSampler.NormalizedGaussian g = ZigguratSampler.NormalizedGaussian.of(rng);
-        int d = p.dim();
-        double[] u = new double[d * p.rank()];
-        for (int k = 0; k < p.rank(); k++) {
-            int off = k * d;
-            // draw until the column is not (numerically) in the span of the previous ones
-            while (true) {
-                for (int i = 0; i < d; i++) {
-                    u[off + i] = g.sample();
-                }
-                for (int pass = 0; pass < 2; pass++) { // re-orthogonalise once for accuracy
-                    for (int j = 0; j < k; j++) {
-                        double dot = 0;
-                        for (int i = 0; i < d; i++) {
-                            dot += u[j * d + i] * u[off + i];
-                        }
-                        for (int i = 0; i < d; i++) {
-                            u[off + i] -= dot * u[j * d + i];
-                        }
-                    }
-                }
-                double norm = 0;
-                for (int i = 0; i < d; i++) {
-                    norm += u[off + i] * u[off + i];
-                }
-                norm = Math.sqrt(norm);
-                if (norm > 1e-6) {
-                    for (int i = 0; i < d; i++) {
-                        u[off + i] /= norm;
-                    }
-                    break;
-                }
-            }
-        }
-        return u;
+        return model(p).basis();
     }
 
     /** The true class centres in input space (classes x dim, row-major): {@code U mu_c}. */
     public static double[] classMeans(Params p) {
-        double[] u = basis(p);
+        GaussianClasses model = model(p);
         double[] out = new double[p.classes() * p.dim()];
-        double[] mu = new double[p.rank()];
-        long classSeed = RandomStreams.derive(p.seed(), "classes");
         for (int c = 0; c < p.classes(); c++) {
-            ZigguratSampler.NormalizedGaussian g = ZigguratSampler.NormalizedGaussian.of(
-                    RandomStreams.child(classSeed, c));
-            for (int k = 0; k < p.rank(); k++) {
-                mu[k] = p.sep() * g.sample();
-            }
-            project(u, mu, p.dim(), out, c * p.dim());
+            System.arraycopy(model.mean(c, 0), 0, out, c * p.dim(), p.dim());
         }
         return out;
     }
 
-    private static void project(double[] u, double[] coef, int d, double[] out, int off) {
-        for (int i = 0; i < d; i++) {
-            out[off + i] = 0;
-        }
-        for (int k = 0; k < coef.length; k++) {
-            double a = coef[k];
-            int col = k * d;
-            for (int i = 0; i < d; i++) {
-                out[off + i] += a * u[col + i];
-            }
-        }
-    }
-
+    /** Each class's first per_class samples are its training rows, the next test_per_class its test rows. */
     public static RawDataset generate(Params p) {
-        double[] u = basis(p);
+        GaussianClasses model = model(p);
         int d = p.dim();
-        int r = p.rank();
         int nTrain = p.classes() * p.perClass();
         int nTest = p.classes() * p.testPerClass();
         float[] xTrain = new float[nTrain * d];
         float[] xTest = new float[nTest * d];
         int[] yTrain = new int[nTrain];
         int[] yTest = new int[nTest];
-        double[] mu = new double[r];
-        double[] coef = new double[r];
-        double[] x = new double[d];
-        long classSeed = RandomStreams.derive(p.seed(), "classes");
+        float[] rows = new float[(p.perClass() + p.testPerClass()) * d];
         for (int c = 0; c < p.classes(); c++) {
-            ZigguratSampler.NormalizedGaussian g = ZigguratSampler.NormalizedGaussian.of(
-                    RandomStreams.child(classSeed, c));
-            for (int k = 0; k < r; k++) {
-                mu[k] = p.sep() * g.sample();
-            }
-            for (int s = 0; s < p.perClass() + p.testPerClass(); s++) {
-                for (int k = 0; k < r; k++) {
-                    coef[k] = mu[k] + g.sample();
-                }
-                project(u, coef, d, x, 0);
-                boolean train = s < p.perClass();
-                int row = train ? c * p.perClass() + s : c * p.testPerClass() + (s - p.perClass());
-                float[] dst = train ? xTrain : xTest;
-                for (int i = 0; i < d; i++) {
-                    dst[row * d + i] = (float) (x[i] + p.noise() * g.sample());
-                }
-                (train ? yTrain : yTest)[row] = c;
-            }
+            model.sample(c, 0, p.perClass() + p.testPerClass(), rows, 0);
+            System.arraycopy(rows, 0, xTrain, c * p.perClass() * d, p.perClass() * d);
+            System.arraycopy(rows, p.perClass() * d, xTest, c * p.testPerClass() * d, p.testPerClass() * d);
+            Arrays.fill(yTrain, c * p.perClass(), (c + 1) * p.perClass(), c);
+            Arrays.fill(yTest, c * p.testPerClass(), (c + 1) * p.testPerClass(), c);
         }
         int half = p.classes() / 2;
         SplitSet splits = new SplitSet(IntStream.range(0, half).toArray(), new int[0],
