@@ -3,12 +3,15 @@ package fsil.methods.bavardage;
 import fsil.api.Background;
 import fsil.api.ClassTable;
 import fsil.api.FsilException;
+import fsil.api.LabeledData;
 import fsil.api.Learner;
 import fsil.api.Param;
 import fsil.api.Params;
 import fsil.core.bench.BenchResult;
 import fsil.core.bench.EndToEndBenchmark;
+import fsil.core.random.EpisodeSampler;
 import fsil.core.random.RandomStreams;
+import fsil.core.synthetic.GaussianClasses;
 import org.apache.commons.rng.UniformRandomProvider;
 
 import java.util.ArrayList;
@@ -72,14 +75,16 @@ public final class BavardageEpisodesBenchmark extends EndToEndBenchmark {
             throw new FsilException("queries (" + queries + ") must be a multiple of ways (" + ways + ")");
         }
 
-        SyntheticFewShotData data = SyntheticFewShotData.generate(seed, dim, baseClasses, basePer, novelClasses,
-                novelPer, separation, 8, 1.0);
-        Background bg = new Background(data.base(), ClassTable.numbered(baseClasses + novelClasses),
+        GaussianClasses model = GaussianClasses.backboneFeatures(dim, seed, separation, 8, 1.0).build();
+        LabeledData novel = model.classes(baseClasses, baseClasses + novelClasses, novelPer, 0);
+        EpisodeSampler sampler = EpisodeSampler.of(novel);
+        Background bg = new Background(model.classes(0, baseClasses, basePer, 0), ClassTable.numbered(baseClasses + novelClasses),
                 "bench-synthetic-" + seed, seed, Optional.empty());
         UniformRandomProvider rng = RandomStreams.create(RandomStreams.derive(seed, "episodes"));
         List<LabeledEpisode> pool = new ArrayList<>(episodes);
         for (int e = 0; e < episodes; e++) {
-            pool.add(data.episode(rng, ways, shots, SyntheticFewShotData.balancedCounts(ways, queries / ways)));
+            pool.add(LabeledEpisode.of(novel, sampler.sample(rng, ways, shots,
+                    EpisodeSampler.Queries.upTo(queries / ways))));
         }
 
         BavardageMethod method = new BavardageMethod();

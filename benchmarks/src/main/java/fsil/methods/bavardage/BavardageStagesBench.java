@@ -1,10 +1,13 @@
 package fsil.methods.bavardage;
 
+import fsil.api.LabeledData;
 import fsil.api.Learner;
 import fsil.api.Prediction;
 import fsil.core.bench.MicroBenchmark;
 import fsil.core.cluster.SoftKMeans;
+import fsil.core.random.EpisodeSampler;
 import fsil.core.random.RandomStreams;
+import fsil.core.synthetic.GaussianClasses;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.ejml.data.DMatrixRMaj;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -22,7 +25,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Where one BAVARDAGE task's time goes (5-way 5-shot, 75 queries, so N = 100 rows, at D = 128 as the glyphs
- * features; synthetic classes from {@link SyntheticFewShotData}; the authors' defaults {@code preset=official,
+ * features; synthetic classes from core's {@link GaussianClasses#backboneFeatures}; the authors' defaults {@code preset=official,
  * eps_softmax=true}; one thread): the whole task through the method's learner ({@code episode}, the reference), and
  * each stage of {@link BavardageSolver} on the same tasks: the Gram matrix X X^T, the task span (Gram matrix,
  * pivoted Cholesky factor and basis), the soft k-means initialisation, the triangular solve L^-1 U with the base
@@ -57,16 +60,18 @@ public class BavardageStagesBench extends MicroBenchmark {
 
     @Setup
     public void setup() {
-        SyntheticFewShotData data = SyntheticFewShotData.generate(1, dim, 64, 100, 20, 100, 0.6, 8, 1.0);
-        base = BaseStatistics.fromBase(data.base(), Preprocessing.CODE);
+        GaussianClasses model = GaussianClasses.backboneFeatures(dim, 1, 0.6, 8, 1.0).build();
+        LabeledData novel = model.classes(64, 84, 100, 0);
+        EpisodeSampler sampler = EpisodeSampler.of(novel);
+        base = BaseStatistics.fromBase(model.classes(0, 64, 100, 0), Preprocessing.CODE);
         BavardageMethod method = new BavardageMethod();
         config = BavardageConfig.from(method.params(Map.of("preset", "official", "eps_softmax", "true")));
         learner = BavardageMethod.learner(config, base);
         BavardageSolver solver = new BavardageSolver(config, base);
         UniformRandomProvider rng = RandomStreams.create(RandomStreams.derive(1, "stages"));
-        int[] counts = SyntheticFewShotData.balancedCounts(WAYS, QUERIES_PER_CLASS);
+        EpisodeSampler.Queries counts = EpisodeSampler.Queries.upTo(QUERIES_PER_CLASS);
         for (int t = 0; t < TASKS; t++) {
-            LabeledEpisode e = data.episode(rng, WAYS, SHOTS, counts);
+            LabeledEpisode e = LabeledEpisode.of(novel, sampler.sample(rng, WAYS, SHOTS, counts));
             int ns = e.support().size();
             int nq = e.queries().rows();
             n = ns + nq;

@@ -1,7 +1,6 @@
 package fsil.methods.gptree;
 
 import fsil.api.Background;
-import fsil.api.FeatureMatrix;
 import fsil.api.LabeledData;
 import fsil.api.Learner;
 import fsil.api.Session;
@@ -10,9 +9,7 @@ import fsil.api.Param;
 import fsil.api.Params;
 import fsil.core.bench.BenchResult;
 import fsil.core.bench.EndToEndBenchmark;
-import fsil.core.random.RandomStreams;
-import org.apache.commons.rng.UniformRandomProvider;
-import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
+import fsil.core.synthetic.GaussianClasses;
 
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -48,8 +45,10 @@ public final class ClassesSweepBenchmark extends EndToEndBenchmark {
         String chains = o.text(CHAINS.name());
         String steps = o.text(STEPS.name());
         long seed = o.get(SEED);
-        LabeledData train = synthetic(c, per, d, seed);
-        LabeledData test = synthetic(c, 5, d, seed + 1);
+        // class centres N(0, I_d), noise 0.7; test rows from each class's second stream
+        GaussianClasses model = GaussianClasses.builder(d, seed).means(d, 1.0).subspaceNoise(0).noise(0.7).build();
+        LabeledData train = model.classes(0, c, per, 0);
+        LabeledData test = model.classes(0, c, 5, 1);
         Map<String, Map<String, String>> variants = new LinkedHashMap<>();
         variants.put("kmeans tree, chains=" + chains + " (reference)", Map.of("chains", chains, "steps", steps));
         variants.put("stick-break chain (SBM-GP)", Map.of("tree", "stick-break", "chains", chains, "steps", steps));
@@ -88,25 +87,4 @@ public final class ClassesSweepBenchmark extends EndToEndBenchmark {
                 + "per class is a sanity column").build();
     }
 
-    static LabeledData synthetic(int c, int per, int d, long seed) {
-        UniformRandomProvider centres = RandomStreams.create(42);
-        ZigguratSampler.NormalizedGaussian gc = ZigguratSampler.NormalizedGaussian.of(centres);
-        double[] mu = new double[c * d];
-        for (int i = 0; i < mu.length; i++) {
-            mu[i] = gc.sample();
-        }
-        ZigguratSampler.NormalizedGaussian g = ZigguratSampler.NormalizedGaussian.of(RandomStreams.create(seed));
-        float[] x = new float[c * per * d];
-        int[] y = new int[c * per];
-        for (int k = 0; k < c; k++) {
-            for (int i = 0; i < per; i++) {
-                int row = k * per + i;
-                y[row] = k;
-                for (int j = 0; j < d; j++) {
-                    x[row * d + j] = (float) (mu[k * d + j] + 0.7 * g.sample());
-                }
-            }
-        }
-        return new LabeledData(FeatureMatrix.wrap(y.length, d, x), y);
-    }
 }

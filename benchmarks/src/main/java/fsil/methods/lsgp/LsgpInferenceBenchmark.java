@@ -2,7 +2,6 @@ package fsil.methods.lsgp;
 
 import fsil.api.Background;
 import fsil.api.Episode;
-import fsil.api.FeatureMatrix;
 import fsil.api.FsilException;
 import fsil.api.LabeledData;
 import fsil.api.Learner;
@@ -14,8 +13,8 @@ import fsil.api.Params;
 import fsil.core.bench.BenchResult;
 import fsil.core.bench.EndToEndBenchmark;
 import fsil.core.random.RandomStreams;
+import fsil.core.synthetic.GaussianClasses;
 import org.apache.commons.rng.UniformRandomProvider;
-import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -306,35 +305,13 @@ public final class LsgpInferenceBenchmark extends EndToEndBenchmark {
         return 1.96 * Math.sqrt(v / a.length / a.length);
     }
 
-    /** Support and labelled queries: class means on a sphere of radius 2, unit Gaussian noise, shifted positive. */
+    /**
+     * Support and labelled queries of an episode: its own classes, means N(1, 4/D I) (norm about 2 around the
+     * all-ones point: features shifted positive), noise 0.35.
+     */
     static LabeledData[] syntheticEpisode(UniformRandomProvider rng, int dim, int ways, int shots, int perClass) {
-        ZigguratSampler.NormalizedGaussian g = ZigguratSampler.NormalizedGaussian.of(rng);
-        double[][] means = new double[ways][dim];
-        for (int c = 0; c < ways; c++) {
-            double norm = 0;
-            for (int j = 0; j < dim; j++) {
-                means[c][j] = g.sample();
-                norm += means[c][j] * means[c][j];
-            }
-            for (int j = 0; j < dim; j++) {
-                means[c][j] = 2 * means[c][j] / Math.sqrt(norm) + 1.0;
-            }
-        }
-        LabeledData[] out = new LabeledData[2];
-        int[] per = {shots, perClass};
-        for (int part = 0; part < 2; part++) {
-            int n = ways * per[part];
-            float[] x = new float[n * dim];
-            int[] y = new int[n];
-            for (int i = 0; i < n; i++) {
-                int c = i % ways;
-                y[i] = c;
-                for (int j = 0; j < dim; j++) {
-                    x[i * dim + j] = (float) (means[c][j] + 0.35 * g.sample());
-                }
-            }
-            out[part] = new LabeledData(FeatureMatrix.wrap(n, dim, x), y);
-        }
-        return out;
+        GaussianClasses model = GaussianClasses.builder(dim, rng.nextLong()).means(dim, 2 / Math.sqrt(dim))
+                .subspaceNoise(0).offset(1.0, 0).noise(0.35).build();
+        return new LabeledData[]{model.classes(0, ways, shots, 0), model.classes(0, ways, perClass, 1)};
     }
 }

@@ -7,6 +7,7 @@ import fsil.api.Params;
 import fsil.core.bench.EndToEndBenchmark;
 import fsil.core.random.RandomStreams;
 
+import fsil.core.synthetic.GaussianClasses;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -61,8 +62,8 @@ public final class IncrementalTrainingBenchmark extends EndToEndBenchmark {
         int classes = o.get(CLASSES);
         int initial = o.get(INITIAL);
         long seed = o.get(SEED);
-        SyntheticClasses gen = new SyntheticClasses(o.get(DIM), o.get(RANK), o.get(SPREAD), o.get(NOISE), o.get(MODES),
-                seed);
+        GaussianClasses gen = GaussianClasses.builder(o.get(DIM), seed).means(Math.min(o.get(RANK), o.get(DIM)),
+                o.get(SPREAD)).modes(o.get(MODES)).subspaceNoise(0).noise(o.get(NOISE)).build();
         int[] all = classIds(classes);
         LabeledData train = gen.sample(all, o.get(PER_CLASS), 0);
         LabeledData test = gen.sample(all, o.get(TEST_PER_CLASS), 1);

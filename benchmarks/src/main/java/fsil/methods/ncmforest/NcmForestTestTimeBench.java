@@ -7,6 +7,7 @@ import fsil.api.Prediction;
 import fsil.api.Session;
 import fsil.api.SessionContext;
 import fsil.core.bench.MicroBenchmark;
+import fsil.core.synthetic.GaussianClasses;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
@@ -80,7 +81,8 @@ public class NcmForestTestTimeBench extends MicroBenchmark {
 
         @Setup
         public void setupData() {
-            SyntheticClasses gen = new SyntheticClasses(dim, RANK, SPREAD, noise, 1);
+            GaussianClasses gen = GaussianClasses.builder(dim, 1).means(Math.min(RANK, dim), SPREAD).subspaceNoise(0)
+                    .noise(noise).build();
             int[] all = IncrementalTrainingBenchmark.classIds(classes);
             train = gen.sample(all, perClass, 0);
             LabeledData test = gen.sample(all, (TEST + classes - 1) / classes, 1);

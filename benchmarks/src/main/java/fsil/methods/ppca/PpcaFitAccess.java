@@ -20,9 +20,8 @@ public final class PpcaFitAccess {
 
     /** The PpcaFitBench model: 64 power-law directions per class, noise 0.05. */
     public static LabeledData powerLawClasses(int classes, int perClass, int dim, double alpha, long seed) {
-        SyntheticClasses gen = new SyntheticClasses(SyntheticClasses.Model.POWER_LAW, dim, 64, 1.0, 0.05, alpha, 1.0,
-                seed);
-        return gen.classes(0, classes, perClass, 0);
+        return ScaleBenchmark.Model.POWER_LAW.build(dim, 64, 1.0, 0.05, alpha, 1.0, seed).classes(0, classes, perClass,
+                0);
     }
 
     /** One session learning all classes on the calling thread (the session runs its class fits on it). */

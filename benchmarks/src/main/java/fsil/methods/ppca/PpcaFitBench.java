@@ -3,6 +3,7 @@ package fsil.methods.ppca;
 import fsil.api.LabeledData;
 import fsil.api.SessionContext;
 import fsil.core.bench.MicroBenchmark;
+import fsil.core.synthetic.GaussianClasses;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
@@ -42,8 +43,7 @@ public class PpcaFitBench extends MicroBenchmark {
 
     @Setup
     public void setup() {
-        SyntheticClasses gen = new SyntheticClasses(SyntheticClasses.Model.POWER_LAW, dim, 64, 1.0, 0.05, alpha, 1.0,
-                1);
+        GaussianClasses gen = ScaleBenchmark.Model.POWER_LAW.build(dim, 64, 1.0, 0.05, alpha, 1.0, 1);
         data = gen.classes(0, CLASSES, perClass, 0);
         // the three paths give the same model: scores of held-out queries within 1e-6 of the full decomposition's
         LabeledData test = gen.classes(0, CLASSES, 50, 1);

@@ -7,6 +7,7 @@ import fsil.core.bench.BenchResult;
 import fsil.api.Param;
 import fsil.api.Params;
 import fsil.core.bench.EndToEndBenchmark;
+import fsil.core.synthetic.GaussianClasses;
 
 import java.util.List;
 import java.util.Locale;
@@ -29,7 +30,7 @@ public final class ScaleBenchmark extends EndToEndBenchmark {
     static final Param<Integer> QUERIES = Param.integer("queries", 1000, 1, 10_000_000, "queries scored");
     static final Param<Integer> BATCH = Param.integer("batch", 250, 1, 10_000_000, "queries scored at a time");
     static final Param<Integer> THREADS = Param.integer("threads", 2, 1, 4096, "threads of the session");
-    static final Param<SyntheticClasses.Model> MODEL = Param.option("model", SyntheticClasses.Model.SHARED,
+    static final Param<Model> MODEL = Param.option("model", Model.SHARED,
             "shared: one covariance shape for all classes; power-law: eigenvalues falling as a power law");
     static final Param<Integer> RANK = Param.integer("rank", 16, 1, 1_000_000, "rank of the class covariances");
     static final Param<Double> SEP = Param.real("sep", 2.0, 0, 1e6, "separation of the class means");
@@ -37,6 +38,24 @@ public final class ScaleBenchmark extends EndToEndBenchmark {
     static final Param<Double> ALPHA = Param.real("alpha", 1.0, 0, 1e6, "power-law exponent (model=power-law)");
     static final Param<Double> SCALE = Param.real("scale", 1.0, 0, 1e6, "scale of the class covariances");
     static final Param<Integer> SEED = Param.integer("seed", 1, 0, Integer.MAX_VALUE, "data seed");
+
+    /**
+     * The two data models, both core's {@link GaussianClasses}: {@code shared} is the {@code synthetic} dataset's
+     * (class centres sep * z_c in a shared orthonormal basis of {@code rank} columns, unit within-class spread in
+     * it, isotropic noise); {@code power-law} gives every class a mean N(0, sep^2 I_d) and {@code rank} directions of
+     * its own with variances scale * i^-alpha, plus isotropic noise: the decaying within-class spectra of real
+     * features, which decide how hard the top-q eigenproblem is.
+     */
+    enum Model {
+        SHARED, POWER_LAW;
+
+        GaussianClasses build(int dim, int rank, double sep, double noise, double alpha, double scale, long seed) {
+            GaussianClasses.Builder b = GaussianClasses.builder(dim, seed).noise(noise);
+            int r = Math.min(rank, dim);
+            return (this == SHARED ? b.means(r, sep)
+                    : b.means(dim, sep).subspaceNoise(0).classDirections(r, scale, alpha)).build();
+        }
+    }
 
     /** The paper's training time per class (RTX 3080 laptop GPU, Sec. IV-C). */
     static final double PAPER_SECONDS_PER_CLASS = 20.0;
@@ -58,9 +77,9 @@ public final class ScaleBenchmark extends EndToEndBenchmark {
         int threads = o.get(THREADS);
         String q = o.text(Q.name());
         String lambda = o.text(LAMBDA.name());
-        SyntheticClasses gen = new SyntheticClasses(o.get(MODEL), o.get(DIM), o.get(RANK), o.get(SEP), o.get(NOISE),
-                o.get(ALPHA), o.get(SCALE), o.get(SEED));
-        int dim = gen.dimension();
+        GaussianClasses gen = o.get(MODEL).build(o.get(DIM), o.get(RANK), o.get(SEP), o.get(NOISE), o.get(ALPHA),
+                o.get(SCALE), o.get(SEED));
+        int dim = gen.dim();
         LabeledData test = testQueries(gen, classes, queries);
         ExecutorService pool = BenchSupport.pool(threads);
         try {
@@ -100,18 +119,22 @@ public final class ScaleBenchmark extends EndToEndBenchmark {
                 r.scoreSeconds / ref.scoreSeconds, r.accuracy, r.memory / 1048576.0);
     }
 
-    /** Queries spread evenly over the classes (one independent sample each). */
-    private static LabeledData testQueries(SyntheticClasses gen, int classes, int queries) {
+    /** Queries spread evenly over the classes, from each class's test stream (part 1). */
+    private static LabeledData testQueries(GaussianClasses gen, int classes, int queries) {
         int n = queries;
-        int d = gen.dimension();
+        int d = gen.dim();
         float[] x = new float[n * d];
         int[] y = new int[n];
         for (int i = 0; i < n; i++) {
-            int c = (int) ((long) i * classes / n);
-            float[] one = new float[d];
-            gen.sample(c, 1, 1 + i, one, 0);
-            System.arraycopy(one, 0, x, i * d, d);
-            y[i] = c;
+            y[i] = (int) ((long) i * classes / n);
+        }
+        for (int i = 0; i < n; ) {
+            int end = i;
+            while (end < n && y[end] == y[i]) {
+                end++;
+            }
+            gen.sample(y[i], 1, end - i, x, i);
+            i = end;
         }
         return new LabeledData(FeatureMatrix.wrap(n, d, x), y);
     }
@@ -119,7 +142,7 @@ public final class ScaleBenchmark extends EndToEndBenchmark {
     private record Result(double fitSeconds, double scoreSeconds, double accuracy, long memory, long heapAfterFit) {
     }
 
-    private static Result run(Map<String, String> params, SyntheticClasses gen, int classes, int perClass, int chunk,
+    private static Result run(Map<String, String> params, GaussianClasses gen, int classes, int perClass, int chunk,
                               LabeledData test, int batch, int dim, java.util.concurrent.Executor ex) {
         PpcaSession s = BenchSupport.session(params, dim, 1, ex);
         double fit = 0;

@@ -1,5 +1,6 @@
 package fsil.core.random;
 
+import fsil.api.LabeledData;
 import org.apache.commons.rng.UniformRandomProvider;
 
 import java.util.Arrays;
@@ -72,6 +73,26 @@ public final class EpisodeSampler {
         }
         this.classes = classes.clone();
         this.rows = rows.clone();
+    }
+
+    /** The pool of every class of {@code data}, in ascending id order, whose row codes are row indices of data. */
+    public static EpisodeSampler of(LabeledData data) {
+        int[] ids = data.classes();
+        int[] labels = data.labels();
+        int[] counts = new int[ids.length];
+        for (int y : labels) {
+            counts[Arrays.binarySearch(ids, y)]++;
+        }
+        int[][] rows = new int[ids.length][];
+        for (int k = 0; k < ids.length; k++) {
+            rows[k] = new int[counts[k]];
+            counts[k] = 0;
+        }
+        for (int i = 0; i < labels.length; i++) {
+            int k = Arrays.binarySearch(ids, labels[i]);
+            rows[k][counts[k]++] = i;
+        }
+        return new EpisodeSampler(ids, rows);
     }
 
     public int classes() {

@@ -100,6 +100,20 @@ public final class GaussianClasses {
         return new Builder(dim, seed);
     }
 
+    /**
+     * Features as a backbone gives them, for transductive methods' tests and benchmarks: not centred (a shared
+     * offset N(0.5, 0.25^2) per dimension, as after a ReLU), class means in a shared subspace of min(dim, 32)
+     * dimensions with a norm of about {@code separation * sqrt(dim)} and no spread inside it, noise scales
+     * log-uniform in [0.3, 3] per dimension and {@code nuisance} shared directions with standard deviation
+     * {@code nuisanceSd * sqrt(dim)}: anisotropic within-class noise, which whitening with the base classes' scatter
+     * is meant to remove.
+     */
+    public static Builder backboneFeatures(int dim, long seed, double separation, int nuisance, double nuisanceSd) {
+        int latent = Math.min(dim, 32);
+        return builder(dim, seed).means(latent, separation * Math.sqrt(dim / (double) latent)).subspaceNoise(0)
+                .offset(0.5, 0.25).noiseLogUniform(0.3, 3).nuisance(nuisance, nuisanceSd * Math.sqrt(dim));
+    }
+
     public int dim() {
         return dim;
     }

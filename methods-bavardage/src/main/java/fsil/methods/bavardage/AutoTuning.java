@@ -467,8 +467,7 @@ public final class AutoTuning {
             if (ep == null) {
                 continue; // no Dirichlet counts these classes allow
             }
-            LabeledData q = base.select(ep.query());
-            out.add(new LabeledEpisode(base.select(ep.support()), q.features(), q.labels()));
+            out.add(LabeledEpisode.of(base, ep));
         }
         return out;
     }

@@ -4,6 +4,7 @@ import fsil.api.Episode;
 import fsil.api.FeatureMatrix;
 import fsil.api.InvalidDataException;
 import fsil.api.LabeledData;
+import fsil.core.random.EpisodeSampler;
 
 /**
  * A few-shot episode whose query labels are known: the unit of the {@code auto} preset's tuning
@@ -24,6 +25,12 @@ public record LabeledEpisode(LabeledData support, FeatureMatrix queries, int[] q
             throw new InvalidDataException("queries have dimension " + queries.cols() + " but the support set has "
                     + support.dimension());
         }
+    }
+
+    /** The episode of {@code data}'s rows that core's {@link EpisodeSampler} drew (row codes = row indices). */
+    public static LabeledEpisode of(LabeledData data, EpisodeSampler.Episode drawn) {
+        LabeledData q = data.select(drawn.query());
+        return new LabeledEpisode(data.select(drawn.support()), q.features(), q.labels());
     }
 
     /** The unlabelled transductive episode a method sees. */

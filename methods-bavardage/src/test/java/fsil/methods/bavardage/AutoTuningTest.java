@@ -9,6 +9,7 @@ import fsil.api.Params;
 import fsil.api.Prediction;
 import fsil.api.Session;
 import fsil.api.SessionContext;
+import fsil.core.random.EpisodeSampler;
 import fsil.core.random.RandomStreams;
 import org.junit.jupiter.api.Test;
 
@@ -26,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class AutoTuningTest {
     private static final BavardageMethod METHOD = new BavardageMethod();
     /** 32 base classes x 60 rows, anisotropic within-class noise (whitening matters). */
-    private static final SyntheticFewShotData DATA = SyntheticFewShotData.generate(12, 64, 32, 60, 10, 60, 1.0, 8,
+    private static final SyntheticEpisodes DATA = SyntheticEpisodes.generate(12, 64, 32, 60, 10, 60, 1.0, 8,
             1.0);
     private static final Background MANY = background(DATA.base(), 3);
     private static final Learner SOFTKMEANS = METHOD.learner(METHOD.params(Map.of("variant", "softkmeans")), MANY);
@@ -348,7 +349,7 @@ class AutoTuningTest {
     void learnerReportsTheChosenValuesAndPinningThemReproducesIt() {
         Learner auto = METHOD.learner(METHOD.defaults(), MANY);
         AutoTuning.Choice c = AutoTuning.choose(METHOD.defaults(), MANY);
-        LabeledEpisode ep = DATA.episode(RandomStreams.create(5), 5, 5, SyntheticFewShotData.balancedCounts(5, 15));
+        LabeledEpisode ep = DATA.episode(RandomStreams.create(5), 5, 5, EpisodeSampler.Queries.upTo(15));
         Session s = auto.newSession(SessionContext.forEpisode(ep.episode(), 1));
         s.learn(ep.support());
         Prediction p = s.predict(ep.queries());
@@ -371,7 +372,7 @@ class AutoTuningTest {
         var rng = RandomStreams.create(8);
         double s = 0;
         for (int e = 0; e < 6; e++) {
-            LabeledEpisode ep = DATA.episode(rng, 5, 1 + 4 * (e % 2), SyntheticFewShotData.balancedCounts(5, 15));
+            LabeledEpisode ep = DATA.episode(rng, 5, 1 + 4 * (e % 2), EpisodeSampler.Queries.upTo(15));
             s += ep.accuracy(l.solve(ep.episode(), e).labels());
         }
         return s / 6;
@@ -398,7 +399,7 @@ class AutoTuningTest {
             assertEquals(AutoTuning.DEFAULT_VARSIGMA * c.scales().gain(), c.config().sMax(), 0.0);
             assertEquals(0.0, c.diagnostics().get("auto_tuned"));
             LabeledEpisode ep = DATA.episode(RandomStreams.create(2), 5, 1,
-                    SyntheticFewShotData.balancedCounts(5, 4));
+                    EpisodeSampler.Queries.upTo(4));
             Prediction p = METHOD.learner(METHOD.defaults(), bg).solve(ep.episode(), 1);
             assertEquals(20, p.size());
         }

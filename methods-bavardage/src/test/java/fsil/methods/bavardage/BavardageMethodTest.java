@@ -14,6 +14,7 @@ import fsil.api.Prediction;
 import fsil.api.Session;
 import fsil.api.SessionContext;
 import fsil.api.Capability;
+import fsil.core.random.EpisodeSampler;
 import fsil.core.random.RandomStreams;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.ejml.data.DMatrixRMaj;
@@ -32,26 +33,26 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class BavardageMethodTest {
     private static final BavardageMethod METHOD = new BavardageMethod();
     /** Well-separated clusters with isotropic noise. */
-    private static final SyntheticFewShotData EASY = SyntheticFewShotData.generate(11, 32, 16, 30, 10, 80, 3.0, 0, 0);
+    private static final SyntheticEpisodes EASY = SyntheticEpisodes.generate(11, 32, 16, 30, 10, 80, 3.0, 0, 0);
     /** Hard for unwhitened methods: large within-class noise along a few shared directions. */
-    private static final SyntheticFewShotData NUISANCE = SyntheticFewShotData.generate(12, 64, 32, 60, 10, 60, 1.0,
+    private static final SyntheticEpisodes NUISANCE = SyntheticEpisodes.generate(12, 64, 32, 60, 10, 60, 1.0,
             8, 1.0);
 
-    private static Background background(SyntheticFewShotData data) {
+    private static Background background(SyntheticEpisodes data) {
         return new Background(data.base(), ClassTable.numbered(1000), "test", 1, Optional.empty());
     }
 
-    private static Learner learner(SyntheticFewShotData data, Map<String, String> params) {
+    private static Learner learner(SyntheticEpisodes data, Map<String, String> params) {
         return METHOD.learner(METHOD.params(params), background(data));
     }
 
-    private static List<LabeledEpisode> episodes(SyntheticFewShotData data, long seed, int count, int shots,
+    private static List<LabeledEpisode> episodes(SyntheticEpisodes data, long seed, int count, int shots,
                                                  boolean dirichlet) {
         UniformRandomProvider rng = RandomStreams.create(seed);
         List<LabeledEpisode> out = new ArrayList<>();
         for (int e = 0; e < count; e++) {
-            int[] counts = dirichlet ? SyntheticFewShotData.dirichletCounts(rng, 5, 75, 2.0)
-                    : SyntheticFewShotData.balancedCounts(5, 15);
+            EpisodeSampler.Queries counts = dirichlet ? EpisodeSampler.Queries.dirichlet(75, 2.0)
+                    : EpisodeSampler.Queries.upTo(15);
             out.add(data.episode(rng, 5, shots, counts));
         }
         return out;
@@ -262,10 +263,10 @@ class BavardageMethodTest {
     @Test
     void classWithoutQueriesAndSingleClassTasksWork() {
         UniformRandomProvider rng = RandomStreams.create(3);
-        LabeledEpisode ep = NUISANCE.episode(rng, 5, 1, new int[]{0, 40, 20, 15, 0});
+        LabeledEpisode ep = NUISANCE.episode(rng, 5, 1, SyntheticEpisodes.counts(0, 40, 20, 15, 0));
         Prediction p = learner(NUISANCE, Map.of()).solve(ep.episode(), 1);
         assertEquals(75, p.size());
-        LabeledEpisode one = NUISANCE.episode(rng, 1, 3, new int[]{10});
+        LabeledEpisode one = NUISANCE.episode(rng, 1, 3, SyntheticEpisodes.counts(10));
         Prediction single = learner(NUISANCE, Map.of()).solve(one.episode(), 1);
         for (int i = 0; i < 10; i++) {
             assertEquals(1.0, single.probability(i, 0), 0.0);

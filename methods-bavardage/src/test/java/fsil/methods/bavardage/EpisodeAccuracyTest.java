@@ -3,6 +3,7 @@ package fsil.methods.bavardage;
 import fsil.api.Background;
 import fsil.api.ClassTable;
 import fsil.api.Params;
+import fsil.core.random.EpisodeSampler;
 import fsil.core.random.RandomStreams;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.junit.jupiter.api.Test;
@@ -24,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class EpisodeAccuracyTest {
     private static final BavardageMethod METHOD = new BavardageMethod();
-    private static final SyntheticFewShotData DATA = SyntheticFewShotData.generate(21, 48, 24, 40, 10, 40, 0.8, 6, 1.0);
+    private static final SyntheticEpisodes DATA = SyntheticEpisodes.generate(21, 48, 24, 40, 10, 40, 0.8, 6, 1.0);
     private static final Background BG = new Background(DATA.base(), ClassTable.numbered(100), "episode-accuracy", 1,
             Optional.empty());
 
@@ -32,7 +33,7 @@ class EpisodeAccuracyTest {
         UniformRandomProvider rng = RandomStreams.create(4);
         List<LabeledEpisode> out = new ArrayList<>();
         for (int e = 0; e < 6; e++) {
-            out.add(DATA.episode(rng, 5, 1, SyntheticFewShotData.dirichletCounts(rng, 5, 75, 2.0)));
+            out.add(DATA.episode(rng, 5, 1, EpisodeSampler.Queries.dirichlet(75, 2.0)));
         }
         return out;
     }

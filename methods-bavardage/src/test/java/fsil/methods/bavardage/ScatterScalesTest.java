@@ -1,6 +1,7 @@
 package fsil.methods.bavardage;
 
 import fsil.api.LabeledData;
+import fsil.core.random.EpisodeSampler;
 import fsil.core.random.RandomStreams;
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.CommonOps_DDRM;
@@ -16,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The scale equivariance behind the auto preset's scale-free grid, and the two reference scales. */
 class ScatterScalesTest {
-    private static final SyntheticFewShotData DATA = SyntheticFewShotData.generate(5, 24, 12, 30, 10, 40, 1.0, 4,
+    private static final SyntheticEpisodes DATA = SyntheticEpisodes.generate(5, 24, 12, 30, 10, 40, 1.0, 4,
             1.0);
 
     private static DMatrixRMaj codeScatter(BaseStatistics stats) {
@@ -38,8 +39,7 @@ class ScatterScalesTest {
         // S_w -> a S_w divides the gains by sqrt(a): (T_vb a, s_max / sqrt(a)) gives the same responsibilities.
         BaseStatistics fromBase = BaseStatistics.fromBase(DATA.base(), Preprocessing.CODE);
         DMatrixRMaj s = codeScatter(fromBase);
-        LabeledEpisode ep = DATA.episode(RandomStreams.create(3), 5, 5, SyntheticFewShotData.dirichletCounts(
-                RandomStreams.create(4), 5, 40, 2.0));
+        LabeledEpisode ep = DATA.episode(RandomStreams.create(3), 5, 5, EpisodeSampler.Queries.dirichlet(40, 2.0));
         int[] classes = ep.support().classes();
         int[] sc = BavardageSession.classIndices(ep.support().labels(), classes);
         double a = 37.5;

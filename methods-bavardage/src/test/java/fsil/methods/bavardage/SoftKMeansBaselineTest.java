@@ -7,6 +7,7 @@ import fsil.api.Method;
 import fsil.api.Prediction;
 import fsil.api.Session;
 import fsil.api.SessionContext;
+import fsil.core.random.EpisodeSampler;
 import fsil.core.random.RandomStreams;
 import fsil.methods.baselines.SoftKMeansMethod;
 import org.apache.commons.rng.UniformRandomProvider;
@@ -27,7 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class SoftKMeansBaselineTest {
     /** Features with a large common offset (0.5 ± 0.25 per dimension), so centring on the base mean matters. */
-    private static final SyntheticFewShotData DATA = SyntheticFewShotData.generate(21, 48, 12, 40, 10, 60, 0.7, 4,
+    private static final SyntheticEpisodes DATA = SyntheticEpisodes.generate(21, 48, 12, 40, 10, 60, 0.7, 4,
             0.5);
 
     private static Learner learner(Method m, Map<String, String> params) {
@@ -45,8 +46,8 @@ class SoftKMeansBaselineTest {
         int queries = 0;
         for (int e = 0; e < 24; e++) {
             int shots = e % 2 == 0 ? 1 : 5;
-            int[] counts = e % 4 < 2 ? SyntheticFewShotData.balancedCounts(5, 15)
-                    : SyntheticFewShotData.dirichletCounts(rng, 5, 50, 2.0);
+            EpisodeSampler.Queries counts = e % 4 < 2 ? EpisodeSampler.Queries.upTo(15)
+                    : EpisodeSampler.Queries.dirichlet(50, 2.0);
             LabeledEpisode ep = DATA.episode(rng, 5, shots, counts);
             Prediction a = baseline.solve(ep.episode(), e);
             Prediction b = bav.solve(ep.episode(), e);
@@ -68,7 +69,7 @@ class SoftKMeansBaselineTest {
     void withoutBaseClassesTheDefaultFallsBackToL2AndSaysSo() {
         SoftKMeansMethod m = new SoftKMeansMethod();
         Background none = Background.none(DATA.dimension());
-        LabeledEpisode ep = DATA.episode(RandomStreams.create(9), 5, 1, SyntheticFewShotData.balancedCounts(5, 10));
+        LabeledEpisode ep = DATA.episode(RandomStreams.create(9), 5, 1, EpisodeSampler.Queries.upTo(10));
         Session paper = m.learner(m.defaults(), none).newSession(SessionContext.forEpisode(ep.episode(), 0));
         paper.learn(ep.support());
         Prediction p = paper.predict(ep.queries());

@@ -2,6 +2,7 @@ package fsil.methods.ncmforest;
 
 import fsil.api.LabeledData;
 import fsil.core.random.RandomStreams;
+import fsil.core.synthetic.GaussianClasses;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -23,7 +24,8 @@ class Fig5OrderingSlowTest {
     @Test
     void strategiesOrderAsInFigure5() {
         int classes = 50;
-        SyntheticClasses gen = new SyntheticClasses(64, 16, 1.2, 1.0, 3, 1);
+        GaussianClasses gen = GaussianClasses.builder(64, 1).means(16, 1.2).modes(3).subspaceNoise(0).noise(1.0)
+                .build();
         int[] all = java.util.stream.IntStream.range(0, classes).toArray();
         LabeledData train = gen.sample(all, 50, 0);
         LabeledData test = gen.sample(all, 30, 1);
