@@ -6,8 +6,8 @@ import fsil.api.Param;
 import fsil.api.Params;
 import fsil.core.bench.EndToEndBenchmark;
 import fsil.core.random.RandomStreams;
-
 import fsil.core.synthetic.GaussianClasses;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;

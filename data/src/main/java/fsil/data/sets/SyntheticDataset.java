@@ -8,6 +8,7 @@ import fsil.core.synthetic.GaussianClasses;
 import fsil.data.DatasetInfo;
 import fsil.data.RawDataset;
 import fsil.data.SplitSet;
+
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
