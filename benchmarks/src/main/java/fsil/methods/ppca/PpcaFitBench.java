@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
  * Fitting PPCA classes on one thread (600 samples per class, d = 640, q = 20 by default; the classes of one
  * {@code learn()} call) with the default solver {@code auto} (randomized block Krylov here) against the full d x d
  * eigendecomposition ({@code full}, the reference) and the exact n x n Gram path ({@code gram}) in the same run.
- * The classes are the power-law model of the former {@code ppca-fit} benchmark: a mean and 64 random directions
+ * The classes are the power-law model ({@link ScaleBenchmark.Model}): a mean and 64 random directions
  * with variances i^-alpha plus noise, which makes the gap at q = 20 small (5% for alpha = 1), as in CNN features.
  * Data generation is not timed. The setup checks that auto and gram score held-out queries within 1e-6 (relative)
  * of full and prints the difference and auto's solver diagnostics. Scores are ms per class.

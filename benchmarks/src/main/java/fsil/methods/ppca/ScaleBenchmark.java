@@ -15,8 +15,8 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 
 /**
- * {@code ppca-scale}: 10,000 synthetic classes (eval's {@code synthetic} model, d = 640, 50 samples per class) learned
- * as a stream of chunks, then queries scored against every class; time per class, scoring throughput
+ * {@code ppca-scale}: 10,000 synthetic classes (the {@code synthetic} dataset's model, d = 640, 50 samples per
+ * class) learned as a stream of chunks, then queries scored against every class; time per class, scoring throughput
  * (queries x classes per second), the session's model memory and the JVM heap peak. The Euclidean nearest-mean
  * model ({@code q = 0}) of the same data is the reference measured in the same run.
  */
