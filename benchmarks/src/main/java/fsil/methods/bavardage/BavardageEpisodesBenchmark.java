@@ -78,7 +78,8 @@ public final class BavardageEpisodesBenchmark extends EndToEndBenchmark {
         GaussianClasses model = GaussianClasses.backboneFeatures(dim, seed, separation, 8, 1.0).build();
         LabeledData novel = model.classes(baseClasses, baseClasses + novelClasses, novelPer, 0);
         EpisodeSampler sampler = EpisodeSampler.of(novel);
-        Background bg = new Background(model.classes(0, baseClasses, basePer, 0), ClassTable.numbered(baseClasses + novelClasses),
+        Background bg = new Background(model.classes(0, baseClasses, basePer, 0),
+                ClassTable.numbered(baseClasses + novelClasses),
                 "bench-synthetic-" + seed, seed, Optional.empty());
         UniformRandomProvider rng = RandomStreams.create(RandomStreams.derive(seed, "episodes"));
         List<LabeledEpisode> pool = new ArrayList<>(episodes);

@@ -24,14 +24,14 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Where one BAVARDAGE task's time goes (5-way 5-shot, 75 queries, so N = 100 rows, at D = 128 as the glyphs
- * features; synthetic classes from core's {@link GaussianClasses#backboneFeatures}; the authors' defaults {@code preset=official,
+ * Where one BAVARDAGE task's time goes (5-way 5-shot, 75 queries, so N = 100 rows, at D = 128 as the glyphs features;
+ * synthetic classes from core's {@link GaussianClasses#backboneFeatures}; the authors' defaults {@code preset=official,
  * eps_softmax=true}; one thread): the whole task through the method's learner ({@code episode}, the reference), and
- * each stage of {@link BavardageSolver} on the same tasks: the Gram matrix X X^T, the task span (Gram matrix,
- * pivoted Cholesky factor and basis), the soft k-means initialisation, the triangular solve L^-1 U with the base
- * scatter's factor, B^T B, the r x r eigendecomposition the s_max clamp needs, the whole restricted whitening (the
- * last three and the rotation), and the PLDA + VB loop ({@code finish}). Every stage cycles through the same
- * {@value #TASKS} tasks, prepared in the setup, so the stage scores add up to about the {@code episode} score.
+ * each stage of {@link BavardageSolver} on the same tasks: the Gram matrix X X^T, the task span (Gram matrix, pivoted
+ * Cholesky factor and basis), the soft k-means initialisation, the triangular solve L^-1 U with the base scatter's
+ * factor, B^T B, the r x r eigendecomposition the s_max clamp needs, the whole restricted whitening (the last three and
+ * the rotation), and the PLDA + VB loop ({@code finish}). Every stage cycles through the same {@value #TASKS} tasks,
+ * prepared in the setup, so the stage scores add up to about the {@code episode} score.
  */
 @State(Scope.Thread)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)

@@ -20,10 +20,11 @@ import java.util.stream.IntStream;
  * of classes) and for checking methods against a known ground truth.
  * <p>
  * Model (core's {@link GaussianClasses} with its default parts): U is a random dim x rank matrix with orthonormal
- * columns (Gram-Schmidt of a Gaussian matrix). Class c has a centre {@code mu_c = sep * z_c}, {@code z_c ~ N(0, I_rank)}. A sample of class c is
- * {@code x = U (mu_c + w) + noise * e} with {@code w ~ N(0, I_rank)} and {@code e ~ N(0, I_dim)}. So the
- * within-class covariance is {@code U U^T + noise^2 I} and {@code sep} is the spread of the class centres in units
- * of the within-class standard deviation along the subspace. Everything is drawn from streams derived from
+ * columns (Gram-Schmidt of a Gaussian matrix). Class c has a centre {@code mu_c = sep * z_c},
+ * {@code z_c ~ N(0, I_rank)}. A sample of class c is {@code x = U (mu_c + w) + noise * e} with
+ * {@code w ~ N(0, I_rank)} and {@code e ~ N(0, I_dim)}. So the within-class covariance is
+ * {@code U U^T + noise^2 I} and {@code sep} is the spread of the class centres in units of the within-class standard
+ * deviation along the subspace. Everything is drawn from streams derived from
  * {@code seed}: the basis from {@code derive(seed, "basis")}, class c (centre, then its training samples, then its
  * test samples) from {@code child(derive(seed, "classes"), c)}, so a class's data does not depend on how many other
  * classes there are.
