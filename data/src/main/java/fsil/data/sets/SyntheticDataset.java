@@ -76,11 +76,6 @@ public final class SyntheticDataset {
         return GaussianClasses.builder(p.dim(), p.seed()).means(p.rank(), p.sep()).noise(p.noise()).build();
     }
 
-    /** The orthonormal basis U, column-major: column k is {@code u[k*dim .. k*dim+dim-1]}. */
-    static double[] basis(Params p) {
-        return model(p).basis();
-    }
-
     /** The true class centres in input space (classes x dim, row-major): {@code U mu_c}. */
     public static double[] classMeans(Params p) {
         GaussianClasses model = model(p);

@@ -42,21 +42,6 @@ class SyntheticDatasetTest {
         }
     }
 
-    @Test
-    void basisIsOrthonormal() {
-        SyntheticDataset.Params p = parse("dim=20,rank=20");
-        double[] u = SyntheticDataset.basis(p);
-        for (int a = 0; a < 20; a++) {
-            for (int b = 0; b < 20; b++) {
-                double dot = 0;
-                for (int i = 0; i < 20; i++) {
-                    dot += u[a * 20 + i] * u[b * 20 + i];
-                }
-                assertEquals(a == b ? 1 : 0, dot, 1e-12);
-            }
-        }
-    }
-
     /** Sample moments match the model: class means U mu_c, and within-class variance (rank + dim noise^2) / dim. */
     @Test
     void momentsMatchTheGenerativeModel() {
